@@ -1,0 +1,75 @@
+internal import CSQLite
+
+/// One SQLite database handle, closed when the connection is released.
+///
+/// Every C return code passes through ``check(_:sql:)``, which turns failures into
+/// ``SQLiteError`` values carrying SQLite's code and message.
+final class SQLiteConnection {
+    private let handle: OpaquePointer
+
+    /// Opens the database at `path` (`":memory:"` for a private in-memory database).
+    ///
+    /// - Throws: ``SQLiteError`` when SQLite cannot open the file.
+    init(path: String, readOnly: Bool = false) throws {
+        var handle: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+            | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw SQLiteError(code: code, message: message, sql: nil, path: path)
+        }
+        self.handle = handle
+        self.path = path
+    }
+
+    /// The path the connection was opened with.
+    let path: String
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows.
+    ///
+    /// - Throws: ``SQLiteError`` with the failing SQL.
+    func execute(_ sql: String) throws {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), sql: sql)
+    }
+
+    /// The first column of the first row of `sql` as text, or `nil` when there is no row.
+    ///
+    /// - Throws: ``SQLiteError`` with the failing SQL.
+    func scalarText(_ sql: String) throws -> String? {
+        var statement: OpaquePointer?
+        try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), sql: sql)
+        defer { sqlite3_finalize(statement) }
+        let step = sqlite3_step(statement)
+        if step == SQLITE_DONE { return nil }
+        guard step == SQLITE_ROW else { try check(step, sql: sql); return nil }
+        guard let text = sqlite3_column_text(statement, 0) else { return nil }
+        return String(cString: text)
+    }
+
+    /// Whether this SQLite build was compiled with `option` (for example `ENABLE_FTS5`).
+    ///
+    /// Optional features are checked at run time, never linked, because distributions build
+    /// SQLite with different options.
+    func hasCompileOption(_ option: String) -> Bool {
+        sqlite3_compileoption_used(option) != 0
+    }
+
+    /// Turns a SQLite return code into an error when it is not a success.
+    @discardableResult
+    func check(_ code: Int32, sql: String?) throws -> Int32 {
+        switch code {
+        case SQLITE_OK, SQLITE_ROW, SQLITE_DONE: return code
+        default:
+            throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql, path: path)
+        }
+    }
+
+    /// The version of the SQLite library in use, such as `3.40.1`.
+    static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}

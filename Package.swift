@@ -1,0 +1,77 @@
+// swift-tools-version: 6.0
+
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+    name: "Strata",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "StrataCore", targets: ["StrataCore"]),
+        .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
+        .library(name: "StrataJSON", targets: ["StrataJSON"]),
+        .library(name: "StrataMemory", targets: ["StrataMemory"]),
+        .library(name: "StrataTesting", targets: ["StrataTesting"]),
+        .executable(name: "SampleTrips", targets: ["SampleTrips"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
+    ],
+    targets: [
+        // Macros and the core.
+        .macro(
+            name: "StrataMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+            ],
+            path: "Sources/StrataMacros"
+        ),
+        .target(name: "StrataCore", dependencies: ["StrataMacros"], path: "Sources/StrataCore"),
+
+        // Backends.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Backends/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CJSONC",
+            path: "Backends/CJSONC",
+            pkgConfig: "json-c",
+            providers: [.apt(["libjson-c-dev"]), .brew(["json-c"])]
+        ),
+        .target(name: "StrataSQLite", dependencies: ["StrataCore", "CSQLite"], path: "Backends/SQLite"),
+        .target(name: "StrataJSON", dependencies: ["StrataCore", "CJSONC"], path: "Backends/JSON"),
+        .target(name: "StrataMemory", dependencies: ["StrataCore"], path: "Backends/Memory"),
+
+        // The app-facing umbrella, the conformance suite and the sample.
+        .target(name: "Strata", dependencies: ["StrataCore", "StrataSQLite"], path: "Sources/Strata"),
+        .target(name: "StrataTesting", dependencies: ["StrataCore"], path: "Sources/StrataTesting"),
+        .executableTarget(name: "SampleTrips", dependencies: ["Strata"], path: "Samples/SampleTrips"),
+
+        // Tests.
+        .testTarget(
+            name: "StrataMacrosTests",
+            dependencies: [
+                "StrataMacros",
+                .product(name: "MacroTesting", package: "swift-macro-testing"),
+            ]
+        ),
+        .testTarget(name: "StrataCoreTests", dependencies: ["Strata"]),
+        .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite"]),
+        .testTarget(name: "StrataJSONTests", dependencies: ["StrataJSON"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    target.swiftSettings = settings
+}

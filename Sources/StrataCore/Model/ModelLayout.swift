@@ -1,0 +1,40 @@
+import Synchronization
+
+/// Per-model-type facts derived once from `schemaMetadata`: the entity name and which
+/// slot each key path and property name maps to.
+final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyPath is not marked Sendable
+    let entityName: String
+    let propertyNames: [String]
+    let slotsByKeyPath: [AnyKeyPath: Int]
+
+    private init(modelType: any PersistentModel.Type) {
+        entityName = Schema.entityName(for: modelType)
+        let metadata = modelType.schemaMetadata
+        propertyNames = metadata.map(\.name)
+        var slots: [AnyKeyPath: Int] = [:]
+        for (slot, property) in metadata.enumerated() { slots[property.keypath] = slot }
+        slotsByKeyPath = slots
+    }
+
+    private static let cache = Mutex<[ObjectIdentifier: ModelLayout]>([:])
+
+    /// The layout of `modelType`, computed on first use.
+    static func of(_ modelType: any PersistentModel.Type) -> ModelLayout {
+        let key = ObjectIdentifier(modelType)
+        if let layout = cache.withLock({ $0[key] }) { return layout }
+        let layout = ModelLayout(modelType: modelType)
+        return cache.withLock { cache in
+            if let existing = cache[key] { return existing }
+            cache[key] = layout
+            return layout
+        }
+    }
+
+    /// `Type.property` for messages, or `Type slot N` when the slot is unknown.
+    static func propertyName(of modelType: Any.Type, slot: Int) -> String {
+        guard let modelType = modelType as? any PersistentModel.Type else { return "\(modelType) slot \(slot)" }
+        let layout = of(modelType)
+        guard layout.propertyNames.indices.contains(slot) else { return "\(layout.entityName) slot \(slot)" }
+        return "\(layout.entityName).\(layout.propertyNames[slot])"
+    }
+}

@@ -1,0 +1,194 @@
+/// Builds the entities of a ``Schema`` from model types: discovers related models,
+/// classifies properties, pairs inverses and resolves constraint key paths to names.
+struct SchemaBuilder {
+    private(set) var types: [any PersistentModel.Type] = []
+    private var issues: [String] = []
+
+    init(types roots: [any PersistentModel.Type]) {
+        var seen: Set<ObjectIdentifier> = []
+        var queue = roots
+        while !queue.isEmpty {
+            let type = queue.removeFirst()
+            guard seen.insert(ObjectIdentifier(type)).inserted else { continue }
+            types.append(type)
+            for property in type.schemaMetadata {
+                switch ValueShape(of: Self.valueType(of: property.keypath)).role {
+                case .toOne(let destination), .toMany(let destination): queue.append(destination)
+                case .attribute: break
+                }
+            }
+        }
+    }
+
+    static func valueType(of keyPath: AnyKeyPath) -> any Any.Type {
+        type(of: keyPath).valueType
+    }
+
+    mutating func build() -> (entities: [Schema.Entity], issues: [String]) {
+        var entities: [Schema.Entity] = []
+        var names: [String: ObjectIdentifier] = [:]
+        for type in types {
+            let entity = makeEntity(type)
+            if let other = names[entity.name], other != ObjectIdentifier(type) {
+                issues.append("two model types are named \(entity.name); entity names must be unique in a schema")
+                continue
+            }
+            names[entity.name] = ObjectIdentifier(type)
+            entities.append(entity)
+        }
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        pairInverses(byName: byName, order: entities)
+        return (entities, issues)
+    }
+
+    private mutating func makeEntity(_ type: any PersistentModel.Type) -> Schema.Entity {
+        let name = Schema.entityName(for: type)
+        var properties: [any SchemaProperty] = []
+        for property in type.schemaMetadata {
+            let valueType = Self.valueType(of: property.keypath)
+            let shape = ValueShape(of: valueType)
+            switch shape.role {
+            case .attribute(let kind):
+                let declared = property.metadata as? Schema.Attribute
+                if property.metadata is Schema.Relationship {
+                    issues.append("\(name).\(property.name) is not a relationship but is marked @Relationship")
+                }
+                let options = declared?.options ?? []
+                if kind == nil && !options.contains(where: \.isTransformable) {
+                    issues.append("\(name).\(property.name) has type \(valueType), which is not Codable and cannot be stored")
+                }
+                let originalName = declared.flatMap { $0.originalName.isEmpty ? nil : $0.originalName }
+                let attribute: Schema.Attribute
+                if shape.isCompositeStruct && !options.contains(where: \.isTransformable) {
+                    attribute = Schema.CompositeAttribute(
+                        name: property.name, originalName: originalName, options: options, valueType: valueType,
+                        defaultValue: property.defaultValue, hashModifier: declared?.hashModifier,
+                        properties: CompositeMembers.attributes(of: shape.unwrapped, sample: property.defaultValue))
+                } else {
+                    attribute = Schema.Attribute(
+                        name: property.name, originalName: originalName, options: options, valueType: valueType,
+                        defaultValue: property.defaultValue, hashModifier: declared?.hashModifier)
+                }
+                properties.append(attribute)
+            case .toOne(let destination), .toMany(let destination):
+                let declared = property.metadata as? Schema.Relationship
+                if property.metadata is Schema.Attribute {
+                    issues.append("\(name).\(property.name) is a relationship but is marked @Attribute")
+                }
+                let isToOne: Bool
+                if case .toOne = shape.role { isToOne = true } else { isToOne = false }
+                let originalName = declared.flatMap { $0.originalName.isEmpty ? nil : $0.originalName }
+                let relationship = Schema.Relationship(
+                    name: property.name, originalName: originalName, keypath: property.keypath,
+                    options: declared?.options ?? [], valueType: valueType,
+                    destination: Schema.entityName(for: destination), deleteRule: declared?.deleteRule ?? .nullify,
+                    inverseKeyPath: declared?.inverseKeyPath,
+                    minimumModelCount: declared?.minimumModelCount ?? 0,
+                    maximumModelCount: declared?.maximumModelCount ?? 0,
+                    hashModifier: declared?.hashModifier, isToOneRelationship: isToOne, isOptional: shape.isOptional)
+                if relationship.isUnique && !isToOne {
+                    issues.append("\(name).\(property.name) is to-many; .unique applies to to-one relationships only")
+                }
+                properties.append(relationship)
+            }
+        }
+        let entity = Schema.Entity(name, properties: properties)
+        entity.modelType = type
+        applyAnnotations(of: type, to: entity)
+        return entity
+    }
+
+    private mutating func applyAnnotations(of type: any PersistentModel.Type, to entity: Schema.Entity) {
+        let namesByKeyPath = Dictionary(
+            type.schemaMetadata.map { ($0.keypath, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let annotations = type._schemaAnnotations
+        func names(_ keyPaths: [AnyKeyPath], in declaration: String) -> [String]? {
+            var result: [String] = []
+            for keyPath in keyPaths {
+                guard let name = namesByKeyPath[keyPath] else {
+                    issues.append("\(declaration) on \(entity.name) names a key path that is not a stored property (\(keyPath))")
+                    return nil
+                }
+                result.append(name)
+            }
+            return result
+        }
+        var constraints: [[String]] = []
+        for constraint in annotations.uniquenessConstraints {
+            if let names = names(constraint, in: "#Unique") { constraints.append(names) }
+        }
+        for property in entity.storedProperties where property.isUnique && !constraints.contains([property.name]) {
+            constraints.append([property.name])
+        }
+        for constraint in constraints {
+            for name in constraint {
+                if let relationship = entity.relationshipsByName[name], !relationship.isToOneRelationship {
+                    issues.append("#Unique on \(entity.name) names the to-many relationship \(name); only to-one relationships can be unique")
+                }
+            }
+        }
+        entity.uniquenessConstraints = constraints
+        for index in annotations.indices {
+            if let names = names(index.keyPaths, in: "#Index") {
+                entity.indices.append(names)
+                entity.indexKinds.append(index.kind)
+            }
+        }
+    }
+
+    /// Completes every relationship's inverse: a declared inverse names its partner on the
+    /// other side; an undeclared one is inferred when exactly one relationship on the
+    /// destination points back and none of them is already paired.
+    private mutating func pairInverses(byName: [String: Schema.Entity], order: [Schema.Entity]) {
+        var declaredBy: [ObjectIdentifier: Schema.Relationship] = [:]
+        for entity in order {
+            for relationship in entity.storedProperties.compactMap({ $0 as? Schema.Relationship }) {
+                guard let inverseKeyPath = relationship.inverseKeyPath else { continue }
+                guard let destination = byName[relationship.destination],
+                    let partner = destination.storedProperties.compactMap({ $0 as? Schema.Relationship })
+                        .first(where: { $0.keypath == inverseKeyPath })
+                else {
+                    issues.append("the inverse of \(entity.name).\(relationship.name) is not a relationship of \(relationship.destination)")
+                    continue
+                }
+                guard partner.destination == entity.name else {
+                    issues.append("the inverse of \(entity.name).\(relationship.name), \(destination.name).\(partner.name), points to \(partner.destination), not \(entity.name)")
+                    continue
+                }
+                if let partnerInverse = partner.inverseKeyPath, partnerInverse != relationship.keypath || declaredBy[ObjectIdentifier(partner)] != nil {
+                    if partnerInverse == relationship.keypath {
+                        issues.append("the inverse of \(entity.name).\(relationship.name) and \(destination.name).\(partner.name) is declared on both sides; declare it on one side only")
+                    } else {
+                        issues.append("\(destination.name).\(partner.name) declares another inverse than \(entity.name).\(relationship.name)")
+                    }
+                    continue
+                }
+                if partner.inverseKeyPath == relationship.keypath && partner !== relationship {
+                    issues.append("the inverse of \(entity.name).\(relationship.name) and \(destination.name).\(partner.name) is declared on both sides; declare it on one side only")
+                    continue
+                }
+                declaredBy[ObjectIdentifier(relationship)] = partner
+                link(relationship, of: entity, with: partner, of: destination)
+            }
+        }
+        for entity in order {
+            for relationship in entity.storedProperties.compactMap({ $0 as? Schema.Relationship })
+            where relationship.inverseName == nil {
+                guard let destination = byName[relationship.destination] else { continue }
+                let candidates = destination.storedProperties.compactMap { $0 as? Schema.Relationship }
+                    .filter { $0.destination == entity.name && $0 !== relationship && $0.inverseName == nil }
+                let backwards = entity.storedProperties.compactMap { $0 as? Schema.Relationship }
+                    .filter { $0.destination == destination.name && $0.inverseName == nil }
+                guard candidates.count == 1, backwards.count == 1 else { continue }
+                link(relationship, of: entity, with: candidates[0], of: destination)
+            }
+        }
+    }
+
+    private func link(_ relationship: Schema.Relationship, of entity: Schema.Entity, with partner: Schema.Relationship, of destination: Schema.Entity) {
+        relationship.inverseName = partner.name
+        relationship.inverseKeyPath = partner.keypath
+        partner.inverseName = relationship.name
+        partner.inverseKeyPath = relationship.keypath
+    }
+}

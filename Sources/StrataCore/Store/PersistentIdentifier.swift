@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+
+/// The identity of one persistent model: the store that holds it, its entity and its key.
+///
+/// Models inserted into a context carry a temporary identifier until their first save;
+/// the store then assigns a permanent one and the model's ``PersistentModel/persistentModelID``
+/// changes. Identifiers are `Sendable`, so pass them between actors and fetch the model
+/// again on the other side.
+public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable, Sendable,
+    CustomStringConvertible
+{
+    /// The opaque, hashable identity of a ``PersistentIdentifier``.
+    public struct ID: Hashable, Comparable, Codable, Sendable {
+        let storeIdentifier: String?
+        let entityName: String
+        let primaryKey: PrimaryKey
+
+        public static func < (lhs: ID, rhs: ID) -> Bool {
+            if lhs.storeIdentifier != rhs.storeIdentifier {
+                return (lhs.storeIdentifier ?? "") < (rhs.storeIdentifier ?? "")
+            }
+            if lhs.entityName != rhs.entityName { return lhs.entityName < rhs.entityName }
+            return lhs.primaryKey < rhs.primaryKey
+        }
+    }
+
+    /// A store's key for one model, in the few shapes stores use.
+    enum PrimaryKey: Hashable, Comparable, Codable, Sendable {
+        case temporary(UInt64)
+        case int(Int64)
+        case uuid(UUID)
+        case string(String)
+
+        static func < (lhs: PrimaryKey, rhs: PrimaryKey) -> Bool {
+            switch (lhs, rhs) {
+            case (.temporary(let a), .temporary(let b)): a < b
+            case (.int(let a), .int(let b)): a < b
+            case (.uuid(let a), .uuid(let b)): a.uuidString < b.uuidString
+            case (.string(let a), .string(let b)): a < b
+            default: lhs.order < rhs.order
+            }
+        }
+
+        private var order: Int {
+            switch self {
+            case .temporary: 0
+            case .int: 1
+            case .uuid: 2
+            case .string: 3
+            }
+        }
+    }
+
+    /// The identity; equal identifiers have equal `id`s.
+    public let id: ID
+
+    /// The name of the model's entity in the schema.
+    public var entityName: String { id.entityName }
+
+    /// The identifier of the store that holds the model, or `nil` while it is temporary.
+    public var storeIdentifier: String? { id.storeIdentifier }
+
+    /// Whether this identifier was assigned on insert and not yet replaced by a store.
+    public var isTemporary: Bool {
+        if case .temporary = id.primaryKey { return true }
+        return false
+    }
+
+    init(storeIdentifier: String?, entityName: String, primaryKey: PrimaryKey) {
+        id = ID(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: primaryKey)
+    }
+
+    /// Creates a permanent identifier for a model a store holds under `primaryKey`.
+    ///
+    /// ```swift
+    /// let id = try PersistentIdentifier.identifier(for: store.identifier, entityName: "Trip", primaryKey: rowID)
+    /// ```
+    /// - Throws: ``DataStoreError/unsupportedFeature`` when `storeIdentifier` or `entityName` is empty.
+    public static func identifier<T: Codable & Hashable & Comparable & CustomStringConvertible>(
+        for storeIdentifier: String, entityName: String, primaryKey: T
+    ) throws -> PersistentIdentifier {
+        guard !storeIdentifier.isEmpty, !entityName.isEmpty else {
+            throw DataStoreError.unsupportedFeature
+        }
+        let key: PrimaryKey
+        switch primaryKey {
+        case let value as any BinaryInteger:
+            if let exact = Int64(exactly: value) { key = .int(exact) } else { key = .string(primaryKey.description) }
+        case let value as UUID: key = .uuid(value)
+        case let value as String: key = .string(value)
+        default: key = .string(primaryKey.description)
+        }
+        return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: key)
+    }
+
+    /// The key the store gave this model, if it has the requested type.
+    ///
+    /// Stores use it to find their row or record again: `id.primaryKey(as: Int64.self)`.
+    public func primaryKey<T>(as type: T.Type) -> T? {
+        switch id.primaryKey {
+        case .temporary: nil
+        case .int(let value):
+            if let exact = value as? T { exact } else { (T.self as? any BinaryInteger.Type).flatMap { $0.init(exactly: value) as? T } }
+        case .uuid(let value): value as? T
+        case .string(let value): value as? T
+        }
+    }
+
+    private static let temporaryCounter = Atomic<UInt64>(0)
+
+    /// A new temporary identifier for a model of `entityName` that has just been created.
+    static func temporary(entityName: String) -> PersistentIdentifier {
+        let next = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
+        return PersistentIdentifier(storeIdentifier: nil, entityName: entityName, primaryKey: .temporary(next))
+    }
+
+    public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
+        lhs.id < rhs.id
+    }
+
+    /// A URI-like form such as `strata://trips.store/Trip/42`, or `strata:///Trip/t7` while temporary.
+    public var description: String {
+        let key: String
+        switch id.primaryKey {
+        case .temporary(let value): key = "t\(value)"
+        case .int(let value): key = String(value)
+        case .uuid(let value): key = value.uuidString
+        case .string(let value): key = value
+        }
+        return "strata://\(storeIdentifier ?? "")/\(entityName)/\(key)"
+    }
+}

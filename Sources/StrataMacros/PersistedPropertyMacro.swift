@@ -1,0 +1,72 @@
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// Implements `@_PersistedProperty(slot:)`: accessors that read and write the property's
+/// backing data slot, and the `_name` token that tracks its initialization.
+public enum PersistedPropertyMacro {}
+
+extension PersistedPropertyMacro: AccessorMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingAccessorsOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AccessorDeclSyntax] {
+        guard let variable = declaration.as(VariableDeclSyntax.self),
+            variable.bindings.count == 1, let binding = variable.bindings.first,
+            let name = binding.identifierName,
+            let type = binding.typeAnnotation?.type.trimmed,
+            let slot = node.argumentList.first(where: { $0.label?.text == "slot" })?.expression.trimmedDescription
+        else { return [] }
+        let storage = "_" + name.filter { $0 != "`" }
+        let transformable = isTransformable(variable)
+        let get = transformable ? "_getTransformableValue" : "_getValue"
+        let set = transformable ? "_setTransformableValue" : "_setValue"
+        return [
+            """
+            @storageRestrictions(accesses: _$backingData, initializes: \(raw: storage))
+            init(initialValue) {
+                _$backingData.\(raw: set)(initialValue, at: \(raw: slot))
+                \(raw: storage) = StrataCore._PersistedPropertyToken()
+            }
+            """,
+            """
+            get {
+                _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+                return self._$backingData.\(raw: get)(at: \(raw: slot), as: \(raw: type.metatypeBase).self)
+            }
+            """,
+            """
+            set {
+                _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
+                    self._$backingData.\(raw: set)(newValue, at: \(raw: slot))
+                }
+            }
+            """,
+        ]
+    }
+
+    /// Whether the property's `@Attribute` lists `.transformable(by:)`.
+    private static func isTransformable(_ variable: VariableDeclSyntax) -> Bool {
+        guard let attribute = variable.attributes.attribute(named: "Attribute") else { return false }
+        return attribute.argumentList.contains { argument in
+            guard argument.label == nil, let call = argument.expression.as(FunctionCallExprSyntax.self),
+                let member = call.calledExpression.as(MemberAccessExprSyntax.self)
+            else { return false }
+            return member.declName.baseName.text == "transformable"
+        }
+    }
+}
+
+extension PersistedPropertyMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let variable = declaration.as(VariableDeclSyntax.self),
+            variable.bindings.count == 1, let name = variable.bindings.first?.identifierName
+        else { return [] }
+        return ["private var _\(raw: name.filter { $0 != "`" }): StrataCore._PersistedPropertyToken"]
+    }
+}

@@ -1,0 +1,2429 @@
+import MacroTesting
+import StrataMacros
+import SwiftSyntaxMacroExpansion
+import Testing
+
+@Suite(
+    .macros([
+        "Model": ModelMacro.self, "_PersistedProperty": PersistedPropertyMacro.self,
+        "Attribute": AttributeMacro.self, "Relationship": RelationshipMacro.self,
+        "Transient": TransientMacro.self, "Unique": UniqueMacro.self, "Index": IndexMacro.self,
+    ])
+)
+struct ModelMacroTests {
+    @Test func expandsPlainModel() {
+        assertMacro {
+            #"""
+            @Model
+            final class Trip {
+                var name: String
+                var startDate: Date = .now
+                var livingAccommodation: LivingAccommodation?
+                var tags: [String: Int] = [:]
+                @Transient var viewCount = 0
+                var summary: String { name }
+                var isLong: Bool {
+                    get { false }
+                }
+                static var shared = 0
+                class var kind: String { "trip" }
+                private var _$cache: Int = 0
+                private var _legacy: StrataCore._PersistedPropertyToken
+                init(name: String) { self.name = name }
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Trip {
+                var name: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _name)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _name = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.name)
+                        return self._$backingData._getValue(at: 0, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _name: StrataCore._PersistedPropertyToken
+                var startDate: Date {
+                    @storageRestrictions(accesses: _$backingData, initializes: _startDate)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 1)
+                        _startDate = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.startDate)
+                        return self._$backingData._getValue(at: 1, as: Date.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
+                            self._$backingData._setValue(newValue, at: 1)
+                        }
+                    }
+                }
+
+                private var _startDate: StrataCore._PersistedPropertyToken
+                var livingAccommodation: LivingAccommodation? {
+                    @storageRestrictions(accesses: _$backingData, initializes: _livingAccommodation)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 2)
+                        _livingAccommodation = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.livingAccommodation)
+                        return self._$backingData._getValue(at: 2, as: LivingAccommodation?.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.livingAccommodation) {
+                            self._$backingData._setValue(newValue, at: 2)
+                        }
+                    }
+                }
+
+                private var _livingAccommodation: StrataCore._PersistedPropertyToken
+                var tags: [String: Int] {
+                    @storageRestrictions(accesses: _$backingData, initializes: _tags)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 3)
+                        _tags = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.tags)
+                        return self._$backingData._getValue(at: 3, as: [String: Int].self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.tags) {
+                            self._$backingData._setValue(newValue, at: 3)
+                        }
+                    }
+                }
+
+                private var _tags: StrataCore._PersistedPropertyToken
+                var viewCount = 0
+                var summary: String { name }
+                var isLong: Bool {
+                    get { false }
+                }
+                static var shared = 0
+                class var kind: String { "trip" }
+                private var _$cache: Int = 0
+                private var _legacy: StrataCore._PersistedPropertyToken
+                init(name: String) { self.name = name }
+
+                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Trip> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "startDate", keypath: \Trip.startDate, defaultValue: (.now) as Date, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "livingAccommodation", keypath: \Trip.livingAccommodation, defaultValue: nil, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "tags", keypath: \Trip.tags, defaultValue: ([:]) as [String: Int], metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Trip>) {
+                    _name = StrataCore._PersistedPropertyToken()
+                    _startDate = StrataCore._PersistedPropertyToken()
+                    _livingAccommodation = StrataCore._PersistedPropertyToken()
+                    _tags = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func expandsPublicModelWithUniqueAndIndex() {
+        assertMacro {
+            #"""
+            @Model
+            public final class Trip {
+                #Unique<Trip>([\.name, \.startDate])
+                #Index<Trip>([\.name], [\.startDate])
+                @Attribute(.preserveValueOnDeletion) var name: String
+                var startDate: Date = .now
+                @Relationship(deleteRule: .cascade, inverse: \BucketListItem.trip) var bucketList: [BucketListItem] = []
+                var livingAccommodation: LivingAccommodation?
+                @Transient var viewCount = 0
+                var summary: String { name }
+                static var shared = 0
+                init(name: String) { self.name = name }
+            }
+            """#
+        } expansion: {
+            #"""
+            public final class Trip {
+                var name: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _name)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _name = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.name)
+                        return self._$backingData._getValue(at: 0, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _name: StrataCore._PersistedPropertyToken
+                var startDate: Date {
+                    @storageRestrictions(accesses: _$backingData, initializes: _startDate)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 1)
+                        _startDate = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.startDate)
+                        return self._$backingData._getValue(at: 1, as: Date.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
+                            self._$backingData._setValue(newValue, at: 1)
+                        }
+                    }
+                }
+
+                private var _startDate: StrataCore._PersistedPropertyToken
+                var bucketList: [BucketListItem] {
+                    @storageRestrictions(accesses: _$backingData, initializes: _bucketList)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 2)
+                        _bucketList = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.bucketList)
+                        return self._$backingData._getValue(at: 2, as: [BucketListItem].self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.bucketList) {
+                            self._$backingData._setValue(newValue, at: 2)
+                        }
+                    }
+                }
+
+                private var _bucketList: StrataCore._PersistedPropertyToken
+                var livingAccommodation: LivingAccommodation? {
+                    @storageRestrictions(accesses: _$backingData, initializes: _livingAccommodation)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 3)
+                        _livingAccommodation = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.livingAccommodation)
+                        return self._$backingData._getValue(at: 3, as: LivingAccommodation?.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.livingAccommodation) {
+                            self._$backingData._setValue(newValue, at: 3)
+                        }
+                    }
+                }
+
+                private var _livingAccommodation: StrataCore._PersistedPropertyToken
+                var viewCount = 0
+                var summary: String { name }
+                static var shared = 0
+                init(name: String) { self.name = name }
+
+                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+
+                public var persistentBackingData: any StrataCore.BackingData<Trip> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                public static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: StrataCore.Schema.Attribute(.preserveValueOnDeletion)),
+                        StrataCore.Schema.PropertyMetadata(name: "startDate", keypath: \Trip.startDate, defaultValue: (.now) as Date, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "bucketList", keypath: \Trip.bucketList, defaultValue: ([]) as [BucketListItem], metadata: StrataCore.Schema.Relationship(deleteRule: .cascade, inverse: \BucketListItem.trip)),
+                        StrataCore.Schema.PropertyMetadata(name: "livingAccommodation", keypath: \Trip.livingAccommodation, defaultValue: nil, metadata: nil)
+                    ]
+                }
+
+                public required init(backingData: any StrataCore.BackingData<Trip>) {
+                    _name = StrataCore._PersistedPropertyToken()
+                    _startDate = StrataCore._PersistedPropertyToken()
+                    _bucketList = StrataCore._PersistedPropertyToken()
+                    _livingAccommodation = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                public static var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
+                    StrataCore.Schema.ModelAnnotations(
+                        uniquenessConstraints: StrataCore.Schema.Unique<Trip>([\.name, \.startDate]),
+                        indices: StrataCore.Schema.Index<Trip>([\.name], [\.startDate])
+                    )
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func expandsEveryAttributeOption() {
+        assertMacro {
+            #"""
+            @Model
+            final class Swatch {
+                @Attribute(.unique) var code: String
+                @Attribute(.externalStorage) var photo: Data?
+                @Attribute(.preserveValueOnDeletion) var name: String
+                @Attribute(.ephemeral) var isSelected: Bool = false
+                @Attribute(.spotlight) var summary: String
+                @Attribute(.allowsCloudEncryption) var secret: String
+                @Attribute(.transformable(by: ColorTransformer.self)) var color: Color
+                @Attribute(.codable) var palette: [Int]
+                @Attribute(originalName: "title") var label: String
+                @Attribute(.unique, .spotlight, originalName: "oldCode", hashModifier: "v2") var legacyCode: String
+                @Attribute(hashModifier: "v3") var hue: Double = 0.5
+                init() {}
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Swatch {
+                var code: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _code)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _code = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.code)
+                        return self._$backingData._getValue(at: 0, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.code) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _code: StrataCore._PersistedPropertyToken
+                var photo: Data? {
+                    @storageRestrictions(accesses: _$backingData, initializes: _photo)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 1)
+                        _photo = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.photo)
+                        return self._$backingData._getValue(at: 1, as: Data?.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.photo) {
+                            self._$backingData._setValue(newValue, at: 1)
+                        }
+                    }
+                }
+
+                private var _photo: StrataCore._PersistedPropertyToken
+                var name: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _name)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 2)
+                        _name = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.name)
+                        return self._$backingData._getValue(at: 2, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            self._$backingData._setValue(newValue, at: 2)
+                        }
+                    }
+                }
+
+                private var _name: StrataCore._PersistedPropertyToken
+                var isSelected: Bool {
+                    @storageRestrictions(accesses: _$backingData, initializes: _isSelected)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 3)
+                        _isSelected = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.isSelected)
+                        return self._$backingData._getValue(at: 3, as: Bool.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.isSelected) {
+                            self._$backingData._setValue(newValue, at: 3)
+                        }
+                    }
+                }
+
+                private var _isSelected: StrataCore._PersistedPropertyToken
+                var summary: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _summary)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 4)
+                        _summary = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.summary)
+                        return self._$backingData._getValue(at: 4, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.summary) {
+                            self._$backingData._setValue(newValue, at: 4)
+                        }
+                    }
+                }
+
+                private var _summary: StrataCore._PersistedPropertyToken
+                var secret: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _secret)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 5)
+                        _secret = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.secret)
+                        return self._$backingData._getValue(at: 5, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.secret) {
+                            self._$backingData._setValue(newValue, at: 5)
+                        }
+                    }
+                }
+
+                private var _secret: StrataCore._PersistedPropertyToken
+                var color: Color {
+                    @storageRestrictions(accesses: _$backingData, initializes: _color)
+                    init(initialValue) {
+                        _$backingData._setTransformableValue(initialValue, at: 6)
+                        _color = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.color)
+                        return self._$backingData._getTransformableValue(at: 6, as: Color.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.color) {
+                            self._$backingData._setTransformableValue(newValue, at: 6)
+                        }
+                    }
+                }
+
+                private var _color: StrataCore._PersistedPropertyToken
+                var palette: [Int] {
+                    @storageRestrictions(accesses: _$backingData, initializes: _palette)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 7)
+                        _palette = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.palette)
+                        return self._$backingData._getValue(at: 7, as: [Int].self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.palette) {
+                            self._$backingData._setValue(newValue, at: 7)
+                        }
+                    }
+                }
+
+                private var _palette: StrataCore._PersistedPropertyToken
+                var label: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _label)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 8)
+                        _label = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.label)
+                        return self._$backingData._getValue(at: 8, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.label) {
+                            self._$backingData._setValue(newValue, at: 8)
+                        }
+                    }
+                }
+
+                private var _label: StrataCore._PersistedPropertyToken
+                var legacyCode: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _legacyCode)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 9)
+                        _legacyCode = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.legacyCode)
+                        return self._$backingData._getValue(at: 9, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.legacyCode) {
+                            self._$backingData._setValue(newValue, at: 9)
+                        }
+                    }
+                }
+
+                private var _legacyCode: StrataCore._PersistedPropertyToken
+                var hue: Double {
+                    @storageRestrictions(accesses: _$backingData, initializes: _hue)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 10)
+                        _hue = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.hue)
+                        return self._$backingData._getValue(at: 10, as: Double.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.hue) {
+                            self._$backingData._setValue(newValue, at: 10)
+                        }
+                    }
+                }
+
+                private var _hue: StrataCore._PersistedPropertyToken
+                init() {}
+
+                private var _$backingData: any StrataCore.BackingData<Swatch> = Swatch.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Swatch> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "code", keypath: \Swatch.code, defaultValue: nil, metadata: StrataCore.Schema.Attribute(.unique)),
+                        StrataCore.Schema.PropertyMetadata(name: "photo", keypath: \Swatch.photo, defaultValue: nil, metadata: StrataCore.Schema.Attribute(.externalStorage)),
+                        StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Swatch.name, defaultValue: nil, metadata: StrataCore.Schema.Attribute(.preserveValueOnDeletion)),
+                        StrataCore.Schema.PropertyMetadata(name: "isSelected", keypath: \Swatch.isSelected, defaultValue: (false) as Bool, metadata: StrataCore.Schema.Attribute(.ephemeral)),
+                        StrataCore.Schema.PropertyMetadata(name: "summary", keypath: \Swatch.summary, defaultValue: nil, metadata: StrataCore.Schema.Attribute(.spotlight)),
+                        StrataCore.Schema.PropertyMetadata(name: "secret", keypath: \Swatch.secret, defaultValue: nil, metadata: StrataCore.Schema.Attribute(.allowsCloudEncryption)),
+                        StrataCore.Schema.PropertyMetadata(name: "color", keypath: \Swatch.color, defaultValue: nil, metadata: StrataCore.Schema.Attribute(.transformable(by: ColorTransformer.self))),
+                        StrataCore.Schema.PropertyMetadata(name: "palette", keypath: \Swatch.palette, defaultValue: nil, metadata: StrataCore.Schema.Attribute(.codable)),
+                        StrataCore.Schema.PropertyMetadata(name: "label", keypath: \Swatch.label, defaultValue: nil, metadata: StrataCore.Schema.Attribute(originalName: "title")),
+                        StrataCore.Schema.PropertyMetadata(name: "legacyCode", keypath: \Swatch.legacyCode, defaultValue: nil, metadata: StrataCore.Schema.Attribute(.unique, .spotlight, originalName: "oldCode", hashModifier: "v2")),
+                        StrataCore.Schema.PropertyMetadata(name: "hue", keypath: \Swatch.hue, defaultValue: (0.5) as Double, metadata: StrataCore.Schema.Attribute(hashModifier: "v3"))
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Swatch>) {
+                    _code = StrataCore._PersistedPropertyToken()
+                    _photo = StrataCore._PersistedPropertyToken()
+                    _name = StrataCore._PersistedPropertyToken()
+                    _isSelected = StrataCore._PersistedPropertyToken()
+                    _summary = StrataCore._PersistedPropertyToken()
+                    _secret = StrataCore._PersistedPropertyToken()
+                    _color = StrataCore._PersistedPropertyToken()
+                    _palette = StrataCore._PersistedPropertyToken()
+                    _label = StrataCore._PersistedPropertyToken()
+                    _legacyCode = StrataCore._PersistedPropertyToken()
+                    _hue = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Swatch, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Swatch, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func expandsRelationships() {
+        assertMacro {
+            #"""
+            @Model
+            final class Trip {
+                @Relationship(deleteRule: .nullify) var accommodation: LivingAccommodation?
+                @Relationship(.unique, deleteRule: .deny, originalName: "host") var owner: Person?
+                @Relationship(deleteRule: .cascade, inverse: \BucketListItem.trip) var bucketList: [BucketListItem] = []
+                @Relationship(deleteRule: .cascade, minimumModelCount: 1, maximumModelCount: 10, inverse: \Stop.trip) var stops: [Stop]?
+                @Relationship(hashModifier: "v2") var companions: [Person] = []
+                var guide: Person?
+                init() {}
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Trip {
+                var accommodation: LivingAccommodation? {
+                    @storageRestrictions(accesses: _$backingData, initializes: _accommodation)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _accommodation = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.accommodation)
+                        return self._$backingData._getValue(at: 0, as: LivingAccommodation?.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.accommodation) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _accommodation: StrataCore._PersistedPropertyToken
+                var owner: Person? {
+                    @storageRestrictions(accesses: _$backingData, initializes: _owner)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 1)
+                        _owner = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.owner)
+                        return self._$backingData._getValue(at: 1, as: Person?.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.owner) {
+                            self._$backingData._setValue(newValue, at: 1)
+                        }
+                    }
+                }
+
+                private var _owner: StrataCore._PersistedPropertyToken
+                var bucketList: [BucketListItem] {
+                    @storageRestrictions(accesses: _$backingData, initializes: _bucketList)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 2)
+                        _bucketList = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.bucketList)
+                        return self._$backingData._getValue(at: 2, as: [BucketListItem].self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.bucketList) {
+                            self._$backingData._setValue(newValue, at: 2)
+                        }
+                    }
+                }
+
+                private var _bucketList: StrataCore._PersistedPropertyToken
+                var stops: [Stop]? {
+                    @storageRestrictions(accesses: _$backingData, initializes: _stops)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 3)
+                        _stops = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.stops)
+                        return self._$backingData._getValue(at: 3, as: [Stop]?.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.stops) {
+                            self._$backingData._setValue(newValue, at: 3)
+                        }
+                    }
+                }
+
+                private var _stops: StrataCore._PersistedPropertyToken
+                var companions: [Person] {
+                    @storageRestrictions(accesses: _$backingData, initializes: _companions)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 4)
+                        _companions = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.companions)
+                        return self._$backingData._getValue(at: 4, as: [Person].self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.companions) {
+                            self._$backingData._setValue(newValue, at: 4)
+                        }
+                    }
+                }
+
+                private var _companions: StrataCore._PersistedPropertyToken
+                var guide: Person? {
+                    @storageRestrictions(accesses: _$backingData, initializes: _guide)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 5)
+                        _guide = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.guide)
+                        return self._$backingData._getValue(at: 5, as: Person?.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.guide) {
+                            self._$backingData._setValue(newValue, at: 5)
+                        }
+                    }
+                }
+
+                private var _guide: StrataCore._PersistedPropertyToken
+                init() {}
+
+                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Trip> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "accommodation", keypath: \Trip.accommodation, defaultValue: nil, metadata: StrataCore.Schema.Relationship(deleteRule: .nullify)),
+                        StrataCore.Schema.PropertyMetadata(name: "owner", keypath: \Trip.owner, defaultValue: nil, metadata: StrataCore.Schema.Relationship(.unique, deleteRule: .deny, originalName: "host")),
+                        StrataCore.Schema.PropertyMetadata(name: "bucketList", keypath: \Trip.bucketList, defaultValue: ([]) as [BucketListItem], metadata: StrataCore.Schema.Relationship(deleteRule: .cascade, inverse: \BucketListItem.trip)),
+                        StrataCore.Schema.PropertyMetadata(name: "stops", keypath: \Trip.stops, defaultValue: nil, metadata: StrataCore.Schema.Relationship(deleteRule: .cascade, minimumModelCount: 1, maximumModelCount: 10, inverse: \Stop.trip)),
+                        StrataCore.Schema.PropertyMetadata(name: "companions", keypath: \Trip.companions, defaultValue: ([]) as [Person], metadata: StrataCore.Schema.Relationship(hashModifier: "v2")),
+                        StrataCore.Schema.PropertyMetadata(name: "guide", keypath: \Trip.guide, defaultValue: nil, metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Trip>) {
+                    _accommodation = StrataCore._PersistedPropertyToken()
+                    _owner = StrataCore._PersistedPropertyToken()
+                    _bucketList = StrataCore._PersistedPropertyToken()
+                    _stops = StrataCore._PersistedPropertyToken()
+                    _companions = StrataCore._PersistedPropertyToken()
+                    _guide = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func expandsIndexKinds() {
+        assertMacro {
+            #"""
+            @Model
+            final class Place {
+                #Index<Place>(.binary([\.name]), .rtree([\Place.latitude, \Place.longitude]))
+                var name: String
+                var latitude: Double
+                var longitude: Double
+                init(name: String, latitude: Double, longitude: Double) {
+                    self.name = name
+                    self.latitude = latitude
+                    self.longitude = longitude
+                }
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Place {
+                var name: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _name)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _name = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.name)
+                        return self._$backingData._getValue(at: 0, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _name: StrataCore._PersistedPropertyToken
+                var latitude: Double {
+                    @storageRestrictions(accesses: _$backingData, initializes: _latitude)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 1)
+                        _latitude = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.latitude)
+                        return self._$backingData._getValue(at: 1, as: Double.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.latitude) {
+                            self._$backingData._setValue(newValue, at: 1)
+                        }
+                    }
+                }
+
+                private var _latitude: StrataCore._PersistedPropertyToken
+                var longitude: Double {
+                    @storageRestrictions(accesses: _$backingData, initializes: _longitude)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 2)
+                        _longitude = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.longitude)
+                        return self._$backingData._getValue(at: 2, as: Double.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.longitude) {
+                            self._$backingData._setValue(newValue, at: 2)
+                        }
+                    }
+                }
+
+                private var _longitude: StrataCore._PersistedPropertyToken
+                init(name: String, latitude: Double, longitude: Double) {
+                    self.name = name
+                    self.latitude = latitude
+                    self.longitude = longitude
+                }
+
+                private var _$backingData: any StrataCore.BackingData<Place> = Place.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Place> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Place.name, defaultValue: nil, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "latitude", keypath: \Place.latitude, defaultValue: nil, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "longitude", keypath: \Place.longitude, defaultValue: nil, metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Place>) {
+                    _name = StrataCore._PersistedPropertyToken()
+                    _latitude = StrataCore._PersistedPropertyToken()
+                    _longitude = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Place, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Place, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                static var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
+                    StrataCore.Schema.ModelAnnotations(
+                        indices: StrataCore.Schema.Index<Place>(.binary([\.name]), .rtree([\Place.latitude, \Place.longitude]))
+                    )
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func expandsUniqueWithoutIndex() {
+        assertMacro {
+            #"""
+            @Model
+            final class Person {
+                #Unique<Person>([\.email], [\.firstName, \.lastName])
+                var email: String
+                var firstName: String
+                var lastName: String
+                init() {}
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Person {
+                var email: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _email)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _email = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.email)
+                        return self._$backingData._getValue(at: 0, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _email: StrataCore._PersistedPropertyToken
+                var firstName: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _firstName)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 1)
+                        _firstName = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.firstName)
+                        return self._$backingData._getValue(at: 1, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.firstName) {
+                            self._$backingData._setValue(newValue, at: 1)
+                        }
+                    }
+                }
+
+                private var _firstName: StrataCore._PersistedPropertyToken
+                var lastName: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _lastName)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 2)
+                        _lastName = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.lastName)
+                        return self._$backingData._getValue(at: 2, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.lastName) {
+                            self._$backingData._setValue(newValue, at: 2)
+                        }
+                    }
+                }
+
+                private var _lastName: StrataCore._PersistedPropertyToken
+                init() {}
+
+                private var _$backingData: any StrataCore.BackingData<Person> = Person.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Person> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "email", keypath: \Person.email, defaultValue: nil, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "firstName", keypath: \Person.firstName, defaultValue: nil, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "lastName", keypath: \Person.lastName, defaultValue: nil, metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Person>) {
+                    _email = StrataCore._PersistedPropertyToken()
+                    _firstName = StrataCore._PersistedPropertyToken()
+                    _lastName = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Person, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Person, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                static var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
+                    StrataCore.Schema.ModelAnnotations(
+                        uniquenessConstraints: StrataCore.Schema.Unique<Person>([\.email], [\.firstName, \.lastName])
+                    )
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func expandsOpenNonFinalClass() {
+        assertMacro {
+            #"""
+            @Model
+            open class Vehicle {
+                var wheels: Int = 4
+                public init() {}
+            }
+            """#
+        } expansion: {
+            #"""
+            open class Vehicle {
+                var wheels: Int {
+                    @storageRestrictions(accesses: _$backingData, initializes: _wheels)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _wheels = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.wheels)
+                        return self._$backingData._getValue(at: 0, as: Int.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.wheels) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _wheels: StrataCore._PersistedPropertyToken
+                public init() {}
+
+                private var _$backingData: any StrataCore.BackingData<Vehicle> = Vehicle.createBackingData()
+
+                public var persistentBackingData: any StrataCore.BackingData<Vehicle> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                public static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "wheels", keypath: \Vehicle.wheels, defaultValue: (4) as Int, metadata: nil)
+                    ]
+                }
+
+                public required init(backingData: any StrataCore.BackingData<Vehicle>) {
+                    _wheels = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Vehicle, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Vehicle, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func expandsNonFinalInternalClass() {
+        assertMacro {
+            #"""
+            @Model
+            class Vehicle {
+                var wheels: Int
+                init(wheels: Int) { self.wheels = wheels }
+            }
+            """#
+        } expansion: {
+            #"""
+            class Vehicle {
+                var wheels: Int {
+                    @storageRestrictions(accesses: _$backingData, initializes: _wheels)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _wheels = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.wheels)
+                        return self._$backingData._getValue(at: 0, as: Int.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.wheels) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _wheels: StrataCore._PersistedPropertyToken
+                init(wheels: Int) { self.wheels = wheels }
+
+                private var _$backingData: any StrataCore.BackingData<Vehicle> = Vehicle.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Vehicle> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "wheels", keypath: \Vehicle.wheels, defaultValue: nil, metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Vehicle>) {
+                    _wheels = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Vehicle, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Vehicle, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func expandsModelNestedInEnum() {
+        assertMacro {
+            #"""
+            enum SchemaV1 {
+                @Model
+                final class Trip {
+                    #Unique<SchemaV1.Trip>([\.name])
+                    var name: String
+                    init(name: String) { self.name = name }
+                }
+            }
+            """#
+        } expansion: {
+            #"""
+            enum SchemaV1 {
+                final class Trip {
+                    var name: String {
+                        @storageRestrictions(accesses: _$backingData, initializes: _name)
+                        init(initialValue) {
+                            _$backingData._setValue(initialValue, at: 0)
+                            _name = StrataCore._PersistedPropertyToken()
+                        }
+                        get {
+                            _$observationRegistrar.access(self, keyPath: \.name)
+                            return self._$backingData._getValue(at: 0, as: String.self)
+                        }
+                        set {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                                self._$backingData._setValue(newValue, at: 0)
+                            }
+                        }
+                    }
+
+                    private var _name: StrataCore._PersistedPropertyToken
+                    init(name: String) { self.name = name }
+
+                    private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+
+                    var persistentBackingData: any StrataCore.BackingData<Trip> {
+                        get {
+                            _$backingData
+                        }
+                        set {
+                            _$backingData = newValue
+                        }
+                    }
+
+                    static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                        [
+                            StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil)
+                        ]
+                    }
+
+                    required init(backingData: any StrataCore.BackingData<Trip>) {
+                        _name = StrataCore._PersistedPropertyToken()
+                        self.persistentBackingData = backingData
+                    }
+
+                    private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                    }
+
+                    internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                        try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    }
+
+                    static var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
+                        StrataCore.Schema.ModelAnnotations(
+                            uniquenessConstraints: StrataCore.Schema.Unique<SchemaV1.Trip>([\.name])
+                        )
+                    }
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func expandsEmptyModel() {
+        assertMacro {
+            #"""
+            @Model
+            final class Marker {
+                init() {}
+            }
+            """#
+        } expansion: {
+            """
+            final class Marker {
+                init() {}
+
+                private var _$backingData: any StrataCore.BackingData<Marker> = Marker.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Marker> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    []
+                }
+
+                required init(backingData: any StrataCore.BackingData<Marker>) {
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Marker, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Marker, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+            """
+        }
+    }
+
+    @Test func rejectsStruct() {
+        assertMacro {
+            #"""
+            @Model
+            struct Trip {
+                var name: String
+            }
+            """#
+        } diagnostics: {
+            """
+            @Model
+            ┬─────
+            ╰─ 🛑 '@Model' can only be applied to a class; declare this struct as a class
+               ✏️ Replace 'struct' with 'class'
+            struct Trip {
+                var name: String
+            }
+            """
+        } fixes: {
+            """
+            @Model
+            class Trip {
+                var name: String
+            }
+            """
+        } expansion: {
+            #"""
+            class Trip {
+                var name: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _name)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _name = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.name)
+                        return self._$backingData._getValue(at: 0, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _name: StrataCore._PersistedPropertyToken
+
+                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Trip> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Trip>) {
+                    _name = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func rejectsEnum() {
+        assertMacro {
+            #"""
+            @Model
+            enum Trip {
+                case short
+            }
+            """#
+        } diagnostics: {
+            """
+            @Model
+            ┬─────
+            ╰─ 🛑 '@Model' can only be applied to a class; declare this enum as a class
+            enum Trip {
+                case short
+            }
+            """
+        }
+    }
+
+    @Test func rejectsActor() {
+        assertMacro {
+            #"""
+            @Model
+            actor Trip {
+                var name: String = ""
+            }
+            """#
+        } diagnostics: {
+            """
+            @Model
+            ┬─────
+            ╰─ 🛑 '@Model' can only be applied to a class; declare this actor as a class
+            actor Trip {
+                var name: String = ""
+            }
+            """
+        }
+    }
+
+    @Test func rejectsProtocol() {
+        assertMacro {
+            #"""
+            @Model
+            protocol Trip {
+                var name: String { get }
+            }
+            """#
+        } diagnostics: {
+            """
+            @Model
+            ┬─────
+            ╰─ 🛑 '@Model' can only be applied to a class; declare this protocol as a class
+            protocol Trip {
+                var name: String { get }
+            }
+            """
+        }
+    }
+
+    @Test func rejectsExtension() {
+        assertMacro {
+            #"""
+            @Model
+            extension Trip {
+            }
+            """#
+        } diagnostics: {
+            """
+            @Model
+            ┬─────
+            ╰─ 🛑 '@Model' can only be applied to a class; apply it to the class declaration, not to an extension
+            extension Trip {
+            }
+            """
+        }
+    }
+
+    @Test func rejectsPropertiesWithoutTypeAnnotation() {
+        assertMacro {
+            #"""
+            @Model
+            final class Counter {
+                var count = 0
+                var ratio = -0.5
+                var title = "Untitled"
+                var isOn = true
+                init() {}
+            }
+            """#
+        } diagnostics: {
+            """
+            @Model
+            final class Counter {
+                var count = 0
+                    ┬────
+                    ╰─ 🛑 persisted property 'count' must have an explicit type annotation; add one, as in 'var count: Type'
+                       ✏️ Add ': Int'
+                var ratio = -0.5
+                    ┬────
+                    ╰─ 🛑 persisted property 'ratio' must have an explicit type annotation; add one, as in 'var ratio: Type'
+                       ✏️ Add ': Double'
+                var title = "Untitled"
+                    ┬────
+                    ╰─ 🛑 persisted property 'title' must have an explicit type annotation; add one, as in 'var title: Type'
+                       ✏️ Add ': String'
+                var isOn = true
+                    ┬───
+                    ╰─ 🛑 persisted property 'isOn' must have an explicit type annotation; add one, as in 'var isOn: Type'
+                       ✏️ Add ': Bool'
+                init() {}
+            }
+            """
+        } fixes: {
+            """
+            @Model
+            final class Counter {
+                var count: Int = 0
+                var ratio: Double = -0.5
+                var title: String = "Untitled"
+                var isOn: Bool = true
+                init() {}
+            }
+            """
+        } expansion: {
+            #"""
+            final class Counter {
+                var count: Int {
+                    @storageRestrictions(accesses: _$backingData, initializes: _count)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _count = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.count)
+                        return self._$backingData._getValue(at: 0, as: Int.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.count) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _count: StrataCore._PersistedPropertyToken
+                var ratio: Double {
+                    @storageRestrictions(accesses: _$backingData, initializes: _ratio)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 1)
+                        _ratio = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.ratio)
+                        return self._$backingData._getValue(at: 1, as: Double.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.ratio) {
+                            self._$backingData._setValue(newValue, at: 1)
+                        }
+                    }
+                }
+
+                private var _ratio: StrataCore._PersistedPropertyToken
+                var title: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _title)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 2)
+                        _title = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.title)
+                        return self._$backingData._getValue(at: 2, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
+                            self._$backingData._setValue(newValue, at: 2)
+                        }
+                    }
+                }
+
+                private var _title: StrataCore._PersistedPropertyToken
+                var isOn: Bool {
+                    @storageRestrictions(accesses: _$backingData, initializes: _isOn)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 3)
+                        _isOn = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.isOn)
+                        return self._$backingData._getValue(at: 3, as: Bool.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.isOn) {
+                            self._$backingData._setValue(newValue, at: 3)
+                        }
+                    }
+                }
+
+                private var _isOn: StrataCore._PersistedPropertyToken
+                init() {}
+
+                private var _$backingData: any StrataCore.BackingData<Counter> = Counter.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Counter> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "count", keypath: \Counter.count, defaultValue: (0) as Int, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "ratio", keypath: \Counter.ratio, defaultValue: (-0.5) as Double, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "title", keypath: \Counter.title, defaultValue: ("Untitled") as String, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "isOn", keypath: \Counter.isOn, defaultValue: (true) as Bool, metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Counter>) {
+                    _count = StrataCore._PersistedPropertyToken()
+                    _ratio = StrataCore._PersistedPropertyToken()
+                    _title = StrataCore._PersistedPropertyToken()
+                    _isOn = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Counter, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Counter, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func rejectsPropertyWithoutTypeAnnotationOrLiteralValue() {
+        assertMacro {
+            #"""
+            @Model
+            final class Trip {
+                var startDate = Date.now
+                init() {}
+            }
+            """#
+        } diagnostics: {
+            """
+            @Model
+            final class Trip {
+                var startDate = Date.now
+                    ┬────────
+                    ╰─ 🛑 persisted property 'startDate' must have an explicit type annotation; add one, as in 'var startDate: Type'
+                init() {}
+            }
+            """
+        }
+    }
+
+    @Test func addsRequestedConformancesWithQualifiedName() {
+        assertMacro(
+            [
+                "Model": MacroSpec(type: ModelMacro.self, conformances: ["PersistentModel", "Observable"]),
+                "_PersistedProperty": MacroSpec(type: PersistedPropertyMacro.self),
+            ]
+        ) {
+            #"""
+            enum SchemaV1 {
+                @Model
+                final class Trip {
+                    var name: String
+                    init(name: String) { self.name = name }
+                }
+            }
+            """#
+        } expansion: {
+            #"""
+            enum SchemaV1 {
+                final class Trip {
+                    var name: String {
+                        @storageRestrictions(accesses: _$backingData, initializes: _name)
+                        init(initialValue) {
+                            _$backingData._setValue(initialValue, at: 0)
+                            _name = StrataCore._PersistedPropertyToken()
+                        }
+                        get {
+                            _$observationRegistrar.access(self, keyPath: \.name)
+                            return self._$backingData._getValue(at: 0, as: String.self)
+                        }
+                        set {
+                            _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                                self._$backingData._setValue(newValue, at: 0)
+                            }
+                        }
+                    }
+
+                    private var _name: StrataCore._PersistedPropertyToken
+                    init(name: String) { self.name = name }
+
+                    private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+
+                    var persistentBackingData: any StrataCore.BackingData<Trip> {
+                        get {
+                            _$backingData
+                        }
+                        set {
+                            _$backingData = newValue
+                        }
+                    }
+
+                    static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                        [
+                            StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil)
+                        ]
+                    }
+
+                    required init(backingData: any StrataCore.BackingData<Trip>) {
+                        _name = StrataCore._PersistedPropertyToken()
+                        self.persistentBackingData = backingData
+                    }
+
+                    private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                    internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
+                        _$observationRegistrar.access(self, keyPath: keyPath)
+                    }
+
+                    internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                        try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                    }
+                }
+            }
+
+            extension SchemaV1.Trip: StrataCore.PersistentModel {
+            }
+
+            extension SchemaV1.Trip: Observation.Observable {
+            }
+            """#
+        }
+    }
+
+    @Test func addsOnlyTheConformancesTheCompilerRequests() {
+        assertMacro(["Model": MacroSpec(type: ModelMacro.self, conformances: ["StrataCore.PersistentModel"])]) {
+            #"""
+            @Model
+            final class Marker {
+                init() {}
+            }
+            """#
+        } expansion: {
+            """
+            final class Marker {
+                init() {}
+
+                private var _$backingData: any StrataCore.BackingData<Marker> = Marker.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Marker> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    []
+                }
+
+                required init(backingData: any StrataCore.BackingData<Marker>) {
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Marker, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Marker, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+
+            extension Marker: StrataCore.PersistentModel {
+            }
+            """
+        }
+    }
+
+    @Test func rejectsLetProperty() {
+        assertMacro {
+            #"""
+            @Model
+            final class Trip {
+                let name: String
+                static let shared = 1
+                init(name: String) { self.name = name }
+            }
+            """#
+        } diagnostics: {
+            """
+            @Model
+            final class Trip {
+                let name: String
+                ┬──
+                ╰─ 🛑 stored properties of a '@Model' class must be 'var'; declare 'name' with 'var'
+                   ✏️ Replace 'let' with 'var'
+                static let shared = 1
+                init(name: String) { self.name = name }
+            }
+            """
+        } fixes: {
+            """
+            @Model
+            final class Trip {
+                var name: String
+                static let shared = 1
+                init(name: String) { self.name = name }
+            }
+            """
+        } expansion: {
+            #"""
+            final class Trip {
+                var name: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _name)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _name = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.name)
+                        return self._$backingData._getValue(at: 0, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _name: StrataCore._PersistedPropertyToken
+                static let shared = 1
+                init(name: String) { self.name = name }
+
+                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Trip> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Trip>) {
+                    _name = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func rejectsPropertyObservers() {
+        assertMacro {
+            #"""
+            @Model
+            final class Trip {
+                var name: String {
+                    didSet { print(name) }
+                }
+                var note: String = "" {
+                    willSet { print(newValue) }
+                }
+                init() {}
+            }
+            """#
+        } diagnostics: {
+            """
+            @Model
+            final class Trip {
+                var name: String {
+                                 ╰─ 🛑 persisted property 'name' cannot have 'willSet' or 'didSet' observers; move that code into a method, or mark the property '@Transient'
+                    didSet { print(name) }
+                }
+                var note: String = "" {
+                                      ╰─ 🛑 persisted property 'note' cannot have 'willSet' or 'didSet' observers; move that code into a method, or mark the property '@Transient'
+                    willSet { print(newValue) }
+                }
+                init() {}
+            }
+            """
+        }
+    }
+
+    @Test func rejectsLazyProperty() {
+        assertMacro {
+            #"""
+            @Model
+            final class Trip {
+                lazy var name: String = "Trip"
+                @Attribute(.unique) private lazy var code: String = "A"
+                init() {}
+            }
+            """#
+        } diagnostics: {
+            """
+            @Model
+            final class Trip {
+                lazy var name: String = "Trip"
+                ┬───
+                ╰─ 🛑 persisted property 'name' cannot be 'lazy'; remove 'lazy', or mark the property '@Transient'
+                   ✏️ Remove 'lazy'
+                @Attribute(.unique) private lazy var code: String = "A"
+                                            ┬───
+                                            ╰─ 🛑 persisted property 'code' cannot be 'lazy'; remove 'lazy', or mark the property '@Transient'
+                                               ✏️ Remove 'lazy'
+                init() {}
+            }
+            """
+        } fixes: {
+            """
+            @Model
+            final class Trip {
+                var name: String = "Trip"
+                @Attribute(.unique) private var code: String = "A"
+                init() {}
+            }
+            """
+        } expansion: {
+            #"""
+            final class Trip {
+                var name: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _name)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _name = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.name)
+                        return self._$backingData._getValue(at: 0, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _name: StrataCore._PersistedPropertyToken
+                private var code: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _code)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 1)
+                        _code = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.code)
+                        return self._$backingData._getValue(at: 1, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.code) {
+                            self._$backingData._setValue(newValue, at: 1)
+                        }
+                    }
+                }
+
+                private var _code: StrataCore._PersistedPropertyToken
+                init() {}
+
+                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Trip> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: ("Trip") as String, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "code", keypath: \Trip.code, defaultValue: ("A") as String, metadata: StrataCore.Schema.Attribute(.unique))
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Trip>) {
+                    _name = StrataCore._PersistedPropertyToken()
+                    _code = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func rejectsMultipleBindings() {
+        assertMacro {
+            #"""
+            @Model
+            final class Trip {
+                var name, destination: String
+                init() {}
+            }
+            """#
+        } diagnostics: {
+            """
+            @Model
+            final class Trip {
+                var name, destination: String
+                ┬────────────────────────────
+                ╰─ 🛑 a '@Model' class must declare one persisted property per 'var'; split this declaration into one 'var' per property
+                init() {}
+            }
+            """
+        }
+    }
+
+    @Test func rejectsKeyPathsToPropertiesThatAreNotPersisted() {
+        assertMacro {
+            #"""
+            @Model
+            final class Trip {
+                #Unique<Trip>([\.name, \.summary], [\Trip.viewCount])
+                #Index<Trip>([\.shared], [\.missing], [\.name.count])
+                var name: String
+                var summary: String { name }
+                @Transient var viewCount = 0
+                static var shared = 0
+                init() {}
+            }
+            """#
+        } diagnostics: {
+            #"""
+            @Model
+            final class Trip {
+                #Unique<Trip>([\.name, \.summary], [\Trip.viewCount])
+                                                    ┬──────────────
+                                       │            ╰─ 🛑 '#Unique' key path '\Trip.viewCount' must name a persisted stored property of 'Trip', but 'viewCount' is '@Transient'; use a stored 'var' that is not '@Transient'
+                                       ┬────────
+                                       ╰─ 🛑 '#Unique' key path '\.summary' must name a persisted stored property of 'Trip', but 'summary' is a computed property; use a stored 'var' that is not '@Transient'
+                #Index<Trip>([\.shared], [\.missing], [\.name.count])
+                                          ┬────────
+                              │           ╰─ 🛑 '#Index' key path '\.missing' must name a persisted stored property of 'Trip', but 'Trip' has no property named 'missing'; use a stored 'var' that is not '@Transient'
+                              ┬───────
+                              ╰─ 🛑 '#Index' key path '\.shared' must name a persisted stored property of 'Trip', but 'shared' is a static property; use a stored 'var' that is not '@Transient'
+                var name: String
+                var summary: String { name }
+                @Transient var viewCount = 0
+                static var shared = 0
+                init() {}
+            }
+            """#
+        }
+    }
+
+    @Test func rejectsIndexKindKeyPathsToPropertiesThatAreNotPersisted() {
+        assertMacro {
+            #"""
+            @Model
+            final class Place {
+                #Index<Place>(.binary([\.name]), .rtree([\Place.location]))
+                var name: String
+                var location: String { name }
+                init() {}
+            }
+            """#
+        } diagnostics: {
+            #"""
+            @Model
+            final class Place {
+                #Index<Place>(.binary([\.name]), .rtree([\Place.location]))
+                                                         ┬──────────────
+                                                         ╰─ 🛑 '#Index' key path '\Place.location' must name a persisted stored property of 'Place', but 'location' is a computed property; use a stored 'var' that is not '@Transient'
+                var name: String
+                var location: String { name }
+                init() {}
+            }
+            """#
+        }
+    }
+
+    @Test func rejectsSecondUnique() {
+        assertMacro {
+            #"""
+            @Model
+            final class Trip {
+                #Unique<Trip>([\.name])
+                #Unique<Trip>([\.startDate])
+                var name: String
+                var startDate: Date
+                init() {}
+            }
+            """#
+        } diagnostics: {
+            #"""
+            @Model
+            final class Trip {
+                #Unique<Trip>([\.name])
+                #Unique<Trip>([\.startDate])
+                ┬───────────────────────────
+                ╰─ 🛑 a '@Model' class can contain only one '#Unique'; pass all of its arguments to a single '#Unique'
+                var name: String
+                var startDate: Date
+                init() {}
+            }
+            """#
+        }
+    }
+
+    @Test func rejectsSecondIndex() {
+        assertMacro {
+            #"""
+            @Model
+            final class Trip {
+                #Index<Trip>([\.name])
+                #Index<Trip>([\.startDate])
+                var name: String
+                var startDate: Date
+                init() {}
+            }
+            """#
+        } diagnostics: {
+            #"""
+            @Model
+            final class Trip {
+                #Index<Trip>([\.name])
+                #Index<Trip>([\.startDate])
+                ┬──────────────────────────
+                ╰─ 🛑 a '@Model' class can contain only one '#Index'; pass all of its arguments to a single '#Index'
+                var name: String
+                var startDate: Date
+                init() {}
+            }
+            """#
+        }
+    }
+
+    @Test func rejectsInverseOnBothSides() {
+        assertMacro {
+            #"""
+            @Model
+            final class Person {
+                @Relationship(inverse: \Person.following) var followers: [Person] = []
+                @Relationship(deleteRule: .nullify, inverse: \Person.followers) var following: [Person] = []
+                init() {}
+            }
+            """#
+        } diagnostics: {
+            #"""
+            @Model
+            final class Person {
+                @Relationship(inverse: \Person.following) var followers: [Person] = []
+                @Relationship(deleteRule: .nullify, inverse: \Person.followers) var following: [Person] = []
+                                                    ┬─────────────────────────
+                                                    ╰─ 🛑 'inverse:' must be named on one side of a relationship only, but 'following' and 'followers' name each other; remove 'inverse:' from 'following'
+                                                       ✏️ Remove 'inverse:'
+                init() {}
+            }
+            """#
+        } fixes: {
+            #"""
+            @Model
+            final class Person {
+                @Relationship(inverse: \Person.following) var followers: [Person] = []
+                @Relationship(deleteRule: .nullify) var following: [Person] = []
+                init() {}
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Person {
+                var followers: [Person] {
+                    @storageRestrictions(accesses: _$backingData, initializes: _followers)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _followers = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.followers)
+                        return self._$backingData._getValue(at: 0, as: [Person].self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.followers) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _followers: StrataCore._PersistedPropertyToken
+                var following: [Person] {
+                    @storageRestrictions(accesses: _$backingData, initializes: _following)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 1)
+                        _following = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.following)
+                        return self._$backingData._getValue(at: 1, as: [Person].self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.following) {
+                            self._$backingData._setValue(newValue, at: 1)
+                        }
+                    }
+                }
+
+                private var _following: StrataCore._PersistedPropertyToken
+                init() {}
+
+                private var _$backingData: any StrataCore.BackingData<Person> = Person.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Person> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "followers", keypath: \Person.followers, defaultValue: ([]) as [Person], metadata: StrataCore.Schema.Relationship(inverse: \Person.following)),
+                        StrataCore.Schema.PropertyMetadata(name: "following", keypath: \Person.following, defaultValue: ([]) as [Person], metadata: StrataCore.Schema.Relationship(deleteRule: .nullify))
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Person>) {
+                    _followers = StrataCore._PersistedPropertyToken()
+                    _following = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Person, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Person, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func rejectsInverseOnBothSidesWrittenWithSelf() {
+        assertMacro {
+            #"""
+            @Model
+            final class Person {
+                @Relationship(inverse: \Self.child) var parent: Person?
+                @Relationship(inverse: \Self.parent) var child: Person?
+                init() {}
+            }
+            """#
+        } diagnostics: {
+            #"""
+            @Model
+            final class Person {
+                @Relationship(inverse: \Self.child) var parent: Person?
+                @Relationship(inverse: \Self.parent) var child: Person?
+                              ┬────────────────────
+                              ╰─ 🛑 'inverse:' must be named on one side of a relationship only, but 'child' and 'parent' name each other; remove 'inverse:' from 'child'
+                                 ✏️ Remove 'inverse:'
+                init() {}
+            }
+            """#
+        } fixes: {
+            #"""
+            @Model
+            final class Person {
+                @Relationship(inverse: \Self.child) var parent: Person?
+                @Relationship var child: Person?
+                init() {}
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Person {
+                var parent: Person? {
+                    @storageRestrictions(accesses: _$backingData, initializes: _parent)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _parent = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.parent)
+                        return self._$backingData._getValue(at: 0, as: Person?.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.parent) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _parent: StrataCore._PersistedPropertyToken
+                var child: Person? {
+                    @storageRestrictions(accesses: _$backingData, initializes: _child)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 1)
+                        _child = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.child)
+                        return self._$backingData._getValue(at: 1, as: Person?.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.child) {
+                            self._$backingData._setValue(newValue, at: 1)
+                        }
+                    }
+                }
+
+                private var _child: StrataCore._PersistedPropertyToken
+                init() {}
+
+                private var _$backingData: any StrataCore.BackingData<Person> = Person.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Person> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "parent", keypath: \Person.parent, defaultValue: nil, metadata: StrataCore.Schema.Relationship(inverse: \Self.child)),
+                        StrataCore.Schema.PropertyMetadata(name: "child", keypath: \Person.child, defaultValue: nil, metadata: StrataCore.Schema.Relationship())
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Person>) {
+                    _parent = StrataCore._PersistedPropertyToken()
+                    _child = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Person, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Person, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func acceptsInverseOnOneSide() {
+        assertMacro {
+            #"""
+            @Model
+            final class Person {
+                @Relationship(inverse: \Person.following) var followers: [Person] = []
+                var following: [Person] = []
+                init() {}
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Person {
+                var followers: [Person] {
+                    @storageRestrictions(accesses: _$backingData, initializes: _followers)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _followers = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.followers)
+                        return self._$backingData._getValue(at: 0, as: [Person].self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.followers) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _followers: StrataCore._PersistedPropertyToken
+                var following: [Person] {
+                    @storageRestrictions(accesses: _$backingData, initializes: _following)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 1)
+                        _following = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.following)
+                        return self._$backingData._getValue(at: 1, as: [Person].self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.following) {
+                            self._$backingData._setValue(newValue, at: 1)
+                        }
+                    }
+                }
+
+                private var _following: StrataCore._PersistedPropertyToken
+                init() {}
+
+                private var _$backingData: any StrataCore.BackingData<Person> = Person.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Person> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "followers", keypath: \Person.followers, defaultValue: ([]) as [Person], metadata: StrataCore.Schema.Relationship(inverse: \Person.following)),
+                        StrataCore.Schema.PropertyMetadata(name: "following", keypath: \Person.following, defaultValue: ([]) as [Person], metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Person>) {
+                    _followers = StrataCore._PersistedPropertyToken()
+                    _following = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Person, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Person, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+            }
+            """#
+        }
+    }
+}

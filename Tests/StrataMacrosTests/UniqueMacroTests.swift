@@ -1,0 +1,162 @@
+import MacroTesting
+import StrataMacros
+import Testing
+
+@Suite(
+    .macros([
+        "Model": ModelMacro.self, "_PersistedProperty": PersistedPropertyMacro.self,
+        "Attribute": AttributeMacro.self, "Relationship": RelationshipMacro.self,
+        "Transient": TransientMacro.self, "Unique": UniqueMacro.self, "Index": IndexMacro.self,
+    ])
+)
+struct UniqueMacroTests {
+    @Test func expandsToNothingInsideClass() {
+        assertMacro {
+            #"""
+            @Model
+            final class Trip {
+                #Unique<Trip>([\.name, \.startDate])
+                var name: String
+                var startDate: Date
+                init() {}
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Trip {
+                var name: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _name)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _name = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.name)
+                        return self._$backingData._getValue(at: 0, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _name: StrataCore._PersistedPropertyToken
+                var startDate: Date {
+                    @storageRestrictions(accesses: _$backingData, initializes: _startDate)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 1)
+                        _startDate = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.startDate)
+                        return self._$backingData._getValue(at: 1, as: Date.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
+                            self._$backingData._setValue(newValue, at: 1)
+                        }
+                    }
+                }
+
+                private var _startDate: StrataCore._PersistedPropertyToken
+                init() {}
+
+                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Trip> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "startDate", keypath: \Trip.startDate, defaultValue: nil, metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Trip>) {
+                    _name = StrataCore._PersistedPropertyToken()
+                    _startDate = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                static var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
+                    StrataCore.Schema.ModelAnnotations(
+                        uniquenessConstraints: StrataCore.Schema.Unique<Trip>([\.name, \.startDate])
+                    )
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func rejectsTopLevelUse() {
+        assertMacro {
+            #"""
+            #Unique<Trip>([\.name, \.startDate])
+            """#
+        } diagnostics: {
+            #"""
+            #Unique<Trip>([\.name, \.startDate])
+            ┬───────────────────────────────────
+            ╰─ 🛑 '#Unique' can only be used directly inside the body of a '@Model' class; move it into the class
+            """#
+        }
+    }
+
+    @Test func rejectsUseInsideStruct() {
+        assertMacro {
+            #"""
+            struct Trip {
+                #Unique<Trip>([\.name, \.startDate])
+            }
+            """#
+        } diagnostics: {
+            #"""
+            struct Trip {
+                #Unique<Trip>([\.name, \.startDate])
+                ┬───────────────────────────────────
+                ╰─ 🛑 '#Unique' can only be used directly inside the body of a '@Model' class; move it into the class
+            }
+            """#
+        }
+    }
+
+    @Test func rejectsUseInsideMethod() {
+        assertMacro {
+            #"""
+            final class Trip {
+                func configure() {
+                    #Unique<Trip>([\.name, \.startDate])
+                }
+            }
+            """#
+        } diagnostics: {
+            #"""
+            final class Trip {
+                func configure() {
+                    #Unique<Trip>([\.name, \.startDate])
+                    ┬───────────────────────────────────
+                    ╰─ 🛑 '#Unique' can only be used directly inside the body of a '@Model' class; move it into the class
+                }
+            }
+            """#
+        }
+    }
+}
