@@ -10,7 +10,12 @@ public enum AttributeMacro: PeerMacro {
         providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        PropertyAttributeConflict.diagnose(node, on: declaration, conflictingWith: ["Relationship", "Transient"], in: context)
+        PropertyAttributeConflict.diagnose(
+            node,
+            on: declaration,
+            conflictingWith: ["Relationship", "Transient"],
+            in: context
+        )
         return []
     }
 }

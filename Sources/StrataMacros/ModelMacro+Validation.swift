@@ -19,9 +19,10 @@ extension ModelMacro {
         var fixIts: [FixIt] = []
         if let keyword, keyword.tokenKind == .keyword(.struct) {
             fixIts.append(
-                FixIt(
+                FixIt.replace(
                     message: StrataFixIt.replaceWithClass(keyword: keyword.text),
-                    changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.class))))]
+                    oldNode: keyword,
+                    newNode: keyword.with(\.tokenKind, .keyword(.class))
                 )
             )
         }
@@ -51,9 +52,10 @@ extension ModelMacro {
                         node: keyword,
                         message: StrataDiagnostic.letProperty(name: name),
                         fixIts: [
-                            FixIt(
+                            FixIt.replace(
                                 message: StrataFixIt.replaceLetWithVar,
-                                changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.var))))]
+                                oldNode: keyword,
+                                newNode: keyword.with(\.tokenKind, .keyword(.var))
                             )
                         ]
                     )
@@ -67,7 +69,13 @@ extension ModelMacro {
         for property in properties {
             validate(property, in: context)
         }
-        validate(annotations, model: classDecl.name.text, memberBlock: classDecl.memberBlock, persisted: properties, in: context)
+        validate(
+            annotations,
+            model: classDecl.name.text,
+            memberBlock: classDecl.memberBlock,
+            persisted: properties,
+            in: context
+        )
         validateInverses(of: properties, model: classDecl.name.text, in: context)
     }
 
@@ -78,23 +86,24 @@ extension ModelMacro {
             if let typeName = property.initializer?.literalTypeName {
                 var fixed = binding
                 fixed.pattern = binding.pattern.with(\.trailingTrivia, [])
-                fixed.typeAnnotation = TypeAnnotationSyntax(
-                    colon: .colonToken(trailingTrivia: .space),
-                    type: IdentifierTypeSyntax(name: .identifier(typeName), trailingTrivia: binding.pattern.trailingTrivia)
-                )
+                let type = IdentifierTypeSyntax(name: .identifier(typeName), trailingTrivia: binding.pattern.trailingTrivia)
+                fixed.typeAnnotation = TypeAnnotationSyntax(colon: .colonToken(trailingTrivia: .space), type: type)
                 fixIts.append(
-                    FixIt(
-                        message: StrataFixIt.addTypeAnnotation(type: typeName),
-                        changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(fixed))]
-                    )
+                    FixIt.replace(message: StrataFixIt.addTypeAnnotation(type: typeName), oldNode: binding, newNode: fixed)
                 )
             }
             context.diagnose(
-                Diagnostic(node: binding.pattern, message: StrataDiagnostic.missingTypeAnnotation(name: property.name), fixIts: fixIts)
+                Diagnostic(
+                    node: binding.pattern,
+                    message: StrataDiagnostic.missingTypeAnnotation(name: property.name),
+                    fixIts: fixIts
+                )
             )
         }
         if property.binding.hasObservers, let accessorBlock = property.binding.accessorBlock {
-            context.diagnose(Diagnostic(node: accessorBlock, message: StrataDiagnostic.propertyObservers(name: property.name)))
+            context.diagnose(
+                Diagnostic(node: accessorBlock, message: StrataDiagnostic.propertyObservers(name: property.name))
+            )
         }
         if let lazy = property.declaration.modifiers.first(where: { $0.name.tokenKind == .keyword(.lazy) }) {
             var fixed = property.declaration
@@ -104,12 +113,7 @@ extension ModelMacro {
                 Diagnostic(
                     node: lazy,
                     message: StrataDiagnostic.lazyProperty(name: property.name),
-                    fixIts: [
-                        FixIt(
-                            message: StrataFixIt.removeLazy,
-                            changes: [.replace(oldNode: Syntax(property.declaration), newNode: Syntax(fixed))]
-                        )
-                    ]
+                    fixIts: [FixIt.replace(message: StrataFixIt.removeLazy, oldNode: property.declaration, newNode: fixed)]
                 )
             )
         }
@@ -127,11 +131,16 @@ extension ModelMacro {
         for annotation in annotations {
             if !seen.insert(annotation.macroName).inserted {
                 context.diagnose(
-                    Diagnostic(node: annotation.expansion, message: StrataDiagnostic.duplicateAnnotation(macro: annotation.macroName))
+                    Diagnostic(
+                        node: annotation.expansion,
+                        message: StrataDiagnostic.duplicateAnnotation(macro: annotation.macroName)
+                    )
                 )
             }
             for keyPath in annotation.keyPaths where keyPath.isRooted(in: model) {
-                guard let name = keyPath.firstPropertyName, !persisted.contains(where: { $0.name == name }) else { continue }
+                guard let name = keyPath.firstPropertyName, !persisted.contains(where: { $0.name == name }) else {
+                    continue
+                }
                 context.diagnose(
                     Diagnostic(
                         node: keyPath,
@@ -183,9 +192,10 @@ extension ModelMacro {
                     node: argument,
                     message: StrataDiagnostic.inverseOnBothSides(name: property.name, other: target),
                     fixIts: [
-                        FixIt(
+                        FixIt.replace(
                             message: StrataFixIt.removeInverse,
-                            changes: [.replace(oldNode: Syntax(relationship), newNode: Syntax(relationship.removingArgument(argument)))]
+                            oldNode: relationship,
+                            newNode: relationship.removingArgument(argument)
                         )
                     ]
                 )

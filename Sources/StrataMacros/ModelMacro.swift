@@ -76,7 +76,11 @@ extension ModelMacro: MemberMacro {
     }
 
     /// `schemaMetadata`: one `PropertyMetadata` per persisted property, in slot order.
-    private static func schemaMetadata(of properties: [PersistedProperty], model: String, access: String) -> DeclSyntax {
+    private static func schemaMetadata(
+        of properties: [PersistedProperty],
+        model: String,
+        access: String
+    ) -> DeclSyntax {
         let entries = properties.map { property in
             let name = property.name.filter { $0 != "`" }
             var defaultValue = "nil"

@@ -14,12 +14,12 @@ enum PropertyAttributeConflict {
         guard let variable = declaration.as(VariableDeclSyntax.self) else { return }
         let name = variable.bindings.first?.identifierName ?? "property"
         for other in others where variable.attributes.attribute(named: other) != nil {
-            context.diagnose(
-                Diagnostic(
-                    node: node,
-                    message: StrataDiagnostic.conflictingAttributes(name: name, first: "@\(node.simpleName)", second: "@\(other)")
-                )
+            let message = StrataDiagnostic.conflictingAttributes(
+                name: name,
+                first: "@\(node.simpleName)",
+                second: "@\(other)"
             )
+            context.diagnose(Diagnostic(node: node, message: message))
         }
     }
 }

@@ -21,12 +21,14 @@ public enum TransientMacro: PeerMacro {
                     equal: .equalToken(leadingTrivia: .space, trailingTrivia: .space),
                     value: NilLiteralExprSyntax(trailingTrivia: annotation.type.trailingTrivia)
                 )
-                fixIts.append(
-                    FixIt(message: StrataFixIt.addNilDefaultValue, changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(fixed))])
-                )
+                fixIts.append(FixIt.replace(message: StrataFixIt.addNilDefaultValue, oldNode: binding, newNode: fixed))
             }
             context.diagnose(
-                Diagnostic(node: binding, message: StrataDiagnostic.transientRequiresDefaultValue(name: name), fixIts: fixIts)
+                Diagnostic(
+                    node: binding,
+                    message: StrataDiagnostic.transientRequiresDefaultValue(name: name),
+                    fixIts: fixIts
+                )
             )
         }
         return []

@@ -163,3 +163,41 @@ enum TripsSchemaV1: VersionedSchema {
 func == (lhs: any Any.Type, rhs: any Any.Type) -> Bool {
     ObjectIdentifier(lhs) == ObjectIdentifier(rhs)
 }
+
+@Suite struct SchemaValidationTests {
+    func issues(of schema: Schema) -> String {
+        do {
+            try schema.validate()
+            return ""
+        } catch let error as SwiftDataError {
+            #expect(error == .modelValidationFailure)
+            return error.details
+        } catch {
+            return "unexpected \(error)"
+        }
+    }
+
+    @Test func inverseDeclaredOnBothSidesIsReportedOnce() {
+        let details = issues(of: Schema([Shelf.self]))
+        #expect(details.contains("the inverse of Shelf.volumes and Volume.shelf is declared on both sides"))
+        #expect(!details.contains("the inverse of Volume.shelf and Shelf.volumes"))
+    }
+
+    @Test func relationshipMetadataOnAnAttributeIsReported() {
+        #expect(issues(of: Schema([Volume.self])).contains("Volume.title is not a relationship but is marked @Relationship"))
+    }
+
+    @Test func constraintOnSomethingThatIsNotStoredIsReported() {
+        #expect(issues(of: Schema([Volume.self])).contains("#Unique on Volume names a key path that is not a stored property"))
+    }
+
+    @Test func handWrittenModelsKeepTheirValues() {
+        let shelf = Shelf()
+        let volume = Volume()
+        volume.title = "Dune"
+        shelf.volumes = [volume]
+        volume.shelf = shelf
+        #expect(shelf.volumes.map(\.title) == ["Dune"])
+        #expect(volume.shelf === shelf)
+    }
+}

@@ -140,36 +140,40 @@ struct SchemaBuilder {
     /// other side; an undeclared one is inferred when exactly one relationship on the
     /// destination points back and none of them is already paired.
     private mutating func pairInverses(byName: [String: Schema.Entity], order: [Schema.Entity]) {
-        var declaredBy: [ObjectIdentifier: Schema.Relationship] = [:]
-        for entity in order {
-            for relationship in entity.storedProperties.compactMap({ $0 as? Schema.Relationship }) {
-                guard let inverseKeyPath = relationship.inverseKeyPath else { continue }
-                guard let destination = byName[relationship.destination],
-                    let partner = destination.storedProperties.compactMap({ $0 as? Schema.Relationship })
-                        .first(where: { $0.keypath == inverseKeyPath })
-                else {
-                    issues.append("the inverse of \(entity.name).\(relationship.name) is not a relationship of \(relationship.destination)")
-                    continue
-                }
-                guard partner.destination == entity.name else {
-                    issues.append("the inverse of \(entity.name).\(relationship.name), \(destination.name).\(partner.name), points to \(partner.destination), not \(entity.name)")
-                    continue
-                }
-                if let partnerInverse = partner.inverseKeyPath, partnerInverse != relationship.keypath || declaredBy[ObjectIdentifier(partner)] != nil {
-                    if partnerInverse == relationship.keypath {
-                        issues.append("the inverse of \(entity.name).\(relationship.name) and \(destination.name).\(partner.name) is declared on both sides; declare it on one side only")
-                    } else {
-                        issues.append("\(destination.name).\(partner.name) declares another inverse than \(entity.name).\(relationship.name)")
-                    }
-                    continue
-                }
-                if partner.inverseKeyPath == relationship.keypath && partner !== relationship {
-                    issues.append("the inverse of \(entity.name).\(relationship.name) and \(destination.name).\(partner.name) is declared on both sides; declare it on one side only")
-                    continue
-                }
-                declaredBy[ObjectIdentifier(relationship)] = partner
-                link(relationship, of: entity, with: partner, of: destination)
+        let declarations = order.flatMap { entity in
+            entity.storedProperties.compactMap { $0 as? Schema.Relationship }
+                .compactMap { relationship in relationship.inverseKeyPath.map { (entity, relationship, $0) } }
+        }
+        var declared: [ObjectIdentifier: AnyKeyPath] = [:]
+        for (_, relationship, keyPath) in declarations { declared[ObjectIdentifier(relationship)] = keyPath }
+        var reported: Set<ObjectIdentifier> = []
+        for (entity, relationship, inverseKeyPath) in declarations {
+            guard let destination = byName[relationship.destination],
+                let partner = destination.storedProperties.compactMap({ $0 as? Schema.Relationship })
+                    .first(where: { $0.keypath == inverseKeyPath })
+            else {
+                issues.append("the inverse of \(entity.name).\(relationship.name) is not a relationship of \(relationship.destination)")
+                continue
             }
+            guard partner.destination == entity.name else {
+                issues.append("the inverse of \(entity.name).\(relationship.name), \(destination.name).\(partner.name), points to \(partner.destination), not \(entity.name)")
+                continue
+            }
+            if let partnerDeclared = declared[ObjectIdentifier(partner)], partner !== relationship {
+                guard reported.insert(ObjectIdentifier(relationship)).inserted else { continue }
+                reported.insert(ObjectIdentifier(partner))
+                if partnerDeclared == relationship.keypath {
+                    issues.append("the inverse of \(entity.name).\(relationship.name) and \(destination.name).\(partner.name) is declared on both sides; declare it on one side only")
+                } else {
+                    issues.append("\(destination.name).\(partner.name) declares another inverse than \(entity.name).\(relationship.name)")
+                }
+                continue
+            }
+            if let existing = partner.inverseName, existing != relationship.name {
+                issues.append("\(destination.name).\(partner.name) is the inverse of both \(entity.name).\(relationship.name) and \(entity.name).\(existing)")
+                continue
+            }
+            link(relationship, with: partner)
         }
         for entity in order {
             for relationship in entity.storedProperties.compactMap({ $0 as? Schema.Relationship })
@@ -180,12 +184,12 @@ struct SchemaBuilder {
                 let backwards = entity.storedProperties.compactMap { $0 as? Schema.Relationship }
                     .filter { $0.destination == destination.name && $0.inverseName == nil }
                 guard candidates.count == 1, backwards.count == 1 else { continue }
-                link(relationship, of: entity, with: candidates[0], of: destination)
+                link(relationship, with: candidates[0])
             }
         }
     }
 
-    private func link(_ relationship: Schema.Relationship, of entity: Schema.Entity, with partner: Schema.Relationship, of destination: Schema.Entity) {
+    private func link(_ relationship: Schema.Relationship, with partner: Schema.Relationship) {
         relationship.inverseName = partner.name
         relationship.inverseKeyPath = partner.keypath
         partner.inverseName = relationship.name
