@@ -62,6 +62,7 @@ let package = Package(
             dependencies: [
                 "StrataMacros",
                 .product(name: "MacroTesting", package: "swift-macro-testing"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]
         ),
         .testTarget(name: "StrataCoreTests", dependencies: ["Strata"]),
