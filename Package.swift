@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     ],
     targets: [
@@ -32,7 +33,11 @@ let package = Package(
             ],
             path: "Sources/StrataMacros"
         ),
-        .target(name: "StrataCore", dependencies: ["StrataMacros"], path: "Sources/StrataCore"),
+        .target(
+            name: "StrataCore",
+            dependencies: ["StrataMacros", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/StrataCore"
+        ),
 
         // Backends.
         .systemLibrary(
@@ -65,7 +70,8 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]
         ),
-        .testTarget(name: "StrataCoreTests", dependencies: ["Strata"]),
+        .testTarget(name: "StrataCoreTests", dependencies: ["Strata", "StrataMemory", "StrataTesting"]),
+        .testTarget(name: "StrataMemoryTests", dependencies: ["StrataMemory", "StrataTesting"]),
         .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite"]),
         .testTarget(name: "StrataJSONTests", dependencies: ["StrataJSON"]),
     ]

@@ -6,6 +6,8 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
     let entityName: String
     let propertyNames: [String]
     let slotsByKeyPath: [AnyKeyPath: Int]
+    /// The value transformer name of each `.transformable(by:)` attribute, by slot.
+    let transformerNames: [Int: String]
 
     private init(modelType: any PersistentModel.Type) {
         entityName = Schema.entityName(for: modelType)
@@ -14,6 +16,15 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
         var slots: [AnyKeyPath: Int] = [:]
         for (slot, property) in metadata.enumerated() { slots[property.keypath] = slot }
         slotsByKeyPath = slots
+        var transformers: [Int: String] = [:]
+        for (slot, property) in metadata.enumerated() {
+            if let attribute = property.metadata as? Schema.Attribute,
+                let name = attribute.options.first(where: \.isTransformable)?.transformerName
+            {
+                transformers[slot] = name
+            }
+        }
+        transformerNames = transformers
     }
 
     private static let cache = Mutex<[ObjectIdentifier: ModelLayout]>([:])

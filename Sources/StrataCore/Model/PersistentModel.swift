@@ -50,3 +50,15 @@ extension PersistentModel {
     /// Hashes the instance's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
+
+extension PersistentModel {
+    /// The backing data with its model type erased, for code holding `any PersistentModel`.
+    var anyBackingData: any BackingData { persistentBackingData }
+}
+
+extension PersistentModel {
+    /// The context the model is registered in, or `nil` while it is detached or after it was deleted and saved.
+    public var modelContext: ModelContext? {
+        (persistentBackingData as? any ManagedData)?.context
+    }
+}

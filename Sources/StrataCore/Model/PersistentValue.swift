@@ -7,7 +7,7 @@ import Foundation
 /// integers of every width become ``int(_:)``, `Float` becomes ``double(_:)``, enums with
 /// raw values store their raw value, and other `Codable` values (structs, arrays,
 /// dictionaries) are stored as JSON in ``codable(_:)``.
-public enum PersistentValue: Sendable, Hashable, Codable {
+public enum PersistentValue: Sendable, Hashable {
     /// No value: a `nil` optional.
     case null
     /// A Boolean.
@@ -88,3 +88,63 @@ public enum PersistentValue: Sendable, Hashable, Codable {
         return false
     }
 }
+
+extension PersistentValue: Codable {
+    /// Encodes as an object with one key naming the kind, such as `{"string": "Kyoto"}`;
+    /// ``null`` encodes as JSON `null`. Dates, data and decimals use the encoder's own strategies.
+    public func encode(to encoder: any Encoder) throws {
+        if case .null = self {
+            var container = encoder.singleValueContainer()
+            return try container.encodeNil()
+        }
+        var container = encoder.container(keyedBy: Kind.self)
+        switch self {
+        case .null: break
+        case .bool(let value): try container.encode(value, forKey: .bool)
+        case .int(let value): try container.encode(value, forKey: .int)
+        case .double(let value): try container.encode(value, forKey: .double)
+        case .string(let value): try container.encode(value, forKey: .string)
+        case .data(let value): try container.encode(value, forKey: .data)
+        case .date(let value): try container.encode(value, forKey: .date)
+        case .uuid(let value): try container.encode(value, forKey: .uuid)
+        case .url(let value): try container.encode(value, forKey: .url)
+        case .decimal(let value): try container.encode(value, forKey: .decimal)
+        case .identifier(let value): try container.encode(value, forKey: .identifier)
+        case .identifiers(let value): try container.encode(value, forKey: .identifiers)
+        case .codable(let value): try container.encode(value, forKey: .codable)
+        }
+    }
+
+    /// Decodes the form ``encode(to:)`` writes.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` naming the path when the object does not have
+    ///   exactly one known kind key.
+    public init(from decoder: any Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), single.decodeNil() {
+            self = .null
+            return
+        }
+        let container = try decoder.container(keyedBy: Kind.self)
+        guard container.allKeys.count == 1, let kind = container.allKeys.first else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: decoder.codingPath,
+                debugDescription: "a stored value is an object with exactly one key naming its kind (bool, int, double, string, ...)"))
+        }
+        switch kind {
+        case .bool: self = .bool(try container.decode(Bool.self, forKey: kind))
+        case .int: self = .int(try container.decode(Int64.self, forKey: kind))
+        case .double: self = .double(try container.decode(Double.self, forKey: kind))
+        case .string: self = .string(try container.decode(String.self, forKey: kind))
+        case .data: self = .data(try container.decode(Data.self, forKey: kind))
+        case .date: self = .date(try container.decode(Date.self, forKey: kind))
+        case .uuid: self = .uuid(try container.decode(UUID.self, forKey: kind))
+        case .url: self = .url(try container.decode(URL.self, forKey: kind))
+        case .decimal: self = .decimal(try container.decode(Decimal.self, forKey: kind))
+        case .identifier: self = .identifier(try container.decode(PersistentIdentifier.self, forKey: kind))
+        case .identifiers: self = .identifiers(try container.decode([PersistentIdentifier].self, forKey: kind))
+        case .codable: self = .codable(try container.decode(Data.self, forKey: kind))
+        }
+    }
+}
+
+extension PersistentValue.Kind: CodingKey {}

@@ -1,0 +1,233 @@
+import Foundation
+import Synchronization
+
+/// The stores of an app's models: a schema, the configurations that place its entities,
+/// and the opened stores behind them.
+///
+/// Each configuration owns part of the schema and every entity lives in exactly one
+/// store. Relationships may cross stores; they are resolved by identifier.
+/// ```swift
+/// let container = try ModelContainer(for: Trip.self, configurations: MemoryStoreConfiguration(name: "trips"))
+/// let context = ModelContext(container)
+/// ```
+public final class ModelContainer: Equatable, @unchecked Sendable {
+    /// All models of the container.
+    public let schema: Schema
+    /// The plan that migrates stores written by older schema versions.
+    public let migrationPlan: (any SchemaMigrationPlan.Type)?
+    /// The configurations, in the order given, each with the sub-schema it holds.
+    public let configurations: [any DataStoreConfiguration]
+
+    let stores: [StoreBox]
+    private let storesByEntity: [String: StoreBox]
+    private let runtimes: [String: EntityRuntime]
+    private let contexts = Mutex<[WeakContext]>([])
+    nonisolated(unsafe) private var storedMainContext: ModelContext?
+
+    /// Opens a container for a schema, placing its entities in the configurations' stores.
+    ///
+    /// - Throws: ``SwiftDataError/modelValidationFailure`` when the schema breaks a rule;
+    ///   ``SwiftDataError/duplicateConfiguration`` when two configurations share a name or both
+    ///   claim the same model; ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` when a
+    ///   configuration names a model the schema lacks; ``SwiftDataError/loadIssueModelContainer``
+    ///   when no configuration is given or a store fails to open (with the store's error).
+    public init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil, configurations: [any DataStoreConfiguration]) throws {
+        try schema.validate()
+        guard !configurations.isEmpty else {
+            throw SwiftDataError.loadIssueModelContainer.with(
+                details: "no configuration was given; pass one (MemoryStoreConfiguration, JSONStoreConfiguration, ...) or import Strata for the default SQLite store")
+        }
+        self.schema = schema
+        self.migrationPlan = migrationPlan
+        let placement = try Self.place(schema: schema, configurations: configurations)
+        var opened: [StoreBox] = []
+        var placed: [any DataStoreConfiguration] = []
+        var byEntity: [String: StoreBox] = [:]
+        for (configuration, entities) in placement {
+            let subschema = Schema(entities: entities, version: schema.version, issues: [])
+            let store: any DataStore
+            var configured = configuration
+            do {
+                configured = Self.withSchema(configured, subschema)
+                try configured.validate()
+                store = try Self.open(configured, migrationPlan: migrationPlan)
+            } catch let error as SwiftDataError {
+                throw error
+            } catch {
+                throw SwiftDataError.loadIssueModelContainer.with(
+                    details: "the store of configuration \"\(configuration.name)\" could not be opened: \(error)")
+            }
+            let box = StoreBox(store: store, configurationName: configuration.name, entityNames: Set(entities.map(\.name)))
+            if opened.contains(where: { $0.identifier == box.identifier }) {
+                throw SwiftDataError.duplicateConfiguration.with(
+                    details: "two configurations open the same store \"\(box.identifier)\"")
+            }
+            opened.append(box)
+            placed.append(configured)
+            for entity in entities { byEntity[entity.name] = box }
+        }
+        self.stores = opened
+        self.configurations = placed
+        self.storesByEntity = byEntity
+        var runtimes: [String: EntityRuntime] = [:]
+        for entity in schema.entities where entity.modelType != nil {
+            runtimes[entity.name] = EntityRuntime(entity: entity, schema: schema)
+        }
+        self.runtimes = runtimes
+    }
+
+    /// Opens a container for model types and every model related to them.
+    ///
+    /// - Throws: As ``init(for:migrationPlan:configurations:)``.
+    public convenience init(
+        for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: any DataStoreConfiguration...
+    ) throws {
+        try self.init(for: Schema(forTypes), migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    /// Opens a container for a schema.
+    ///
+    /// - Throws: As ``init(for:migrationPlan:configurations:)``.
+    public convenience init(
+        for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+        configurations: any DataStoreConfiguration...
+    ) throws {
+        try self.init(for: schema, migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    /// The context for the main actor, which saves automatically after changes.
+    @MainActor
+    public var mainContext: ModelContext {
+        if let storedMainContext { return storedMainContext }
+        let context = ModelContext(self)
+        context.autosaveEnabled = true
+        context.isMainContext = true
+        storedMainContext = context
+        return context
+    }
+
+    /// Removes every model from every store, and the stores' files.
+    ///
+    /// - Throws: The first store's error; stores after it are not erased.
+    public func erase() throws {
+        for store in stores { try store.erase() }
+        broadcast(from: nil, change: .invalidateAll)
+    }
+
+    /// Removes every model from every store. Use ``erase()``, which reports failures.
+    @available(*, deprecated, renamed: "erase()")
+    public func deleteAllData() {
+        try? erase()
+    }
+
+    public static func == (lhs: ModelContainer, rhs: ModelContainer) -> Bool { lhs === rhs }
+
+    // MARK: Routing
+
+    /// The store that holds `entityName`.
+    func store(for entityName: String) throws -> StoreBox {
+        guard let store = storesByEntity[entityName] else {
+            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
+                details: "no configuration of this container holds the model \(entityName)")
+        }
+        return store
+    }
+
+    /// The run-time description of `entityName`.
+    func runtime(for entityName: String) throws -> EntityRuntime {
+        guard let runtime = runtimes[entityName] else {
+            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
+                details: "the container's schema has no model \(entityName)")
+        }
+        return runtime
+    }
+
+    /// The model type of `entityName`.
+    func modelType(for entityName: String) throws -> any PersistentModel.Type {
+        guard let type = schema.entitiesByName[entityName]?.modelType else {
+            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
+                details: "the container's schema has no model \(entityName)")
+        }
+        return type
+    }
+
+    private static func place(
+        schema: Schema, configurations: [any DataStoreConfiguration]
+    ) throws -> [(any DataStoreConfiguration, [Schema.Entity])] {
+        var names: Set<String> = []
+        for configuration in configurations where !names.insert(configuration.name).inserted {
+            throw SwiftDataError.duplicateConfiguration.with(details: "two configurations are named \"\(configuration.name)\"")
+        }
+        var owner: [String: String] = [:]
+        var result: [(any DataStoreConfiguration, [Schema.Entity])] = []
+        var catchAll: (any DataStoreConfiguration)?
+        for configuration in configurations {
+            guard let subschema = configuration.schema else {
+                if let other = catchAll {
+                    throw SwiftDataError.duplicateConfiguration.with(
+                        details: "configurations \"\(other.name)\" and \"\(configuration.name)\" both have no schema, so both would hold every model")
+                }
+                catchAll = configuration
+                continue
+            }
+            var entities: [Schema.Entity] = []
+            for entity in subschema.entities {
+                guard let mine = schema.entitiesByName[entity.name] else {
+                    throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
+                        details: "configuration \"\(configuration.name)\" names \(entity.name), which the container's schema does not contain")
+                }
+                if let other = owner[entity.name] {
+                    throw SwiftDataError.duplicateConfiguration.with(
+                        details: "\(entity.name) is in configurations \"\(other)\" and \"\(configuration.name)\"; a model belongs to one configuration")
+                }
+                owner[entity.name] = configuration.name
+                entities.append(mine)
+            }
+            result.append((configuration, entities))
+        }
+        let rest = schema.entities.filter { owner[$0.name] == nil }
+        if let catchAll {
+            result.append((catchAll, rest))
+        } else if let orphan = rest.first {
+            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
+                details: "\(orphan.name) is in no configuration; add it to one, or give one configuration no schema")
+        }
+        return result
+    }
+
+    private static func withSchema<C: DataStoreConfiguration>(_ configuration: C, _ schema: Schema) -> C {
+        var configured = configuration
+        configured.schema = schema
+        return configured
+    }
+
+    private static func open<C: DataStoreConfiguration>(
+        _ configuration: C, migrationPlan: (any SchemaMigrationPlan.Type)?
+    ) throws -> any DataStore {
+        try C.Store(configuration, migrationPlan: migrationPlan)
+    }
+
+    // MARK: Contexts
+
+    func register(_ context: ModelContext) {
+        contexts.withLock { list in
+            list.removeAll { $0.context == nil }
+            list.append(WeakContext(context))
+        }
+    }
+
+    /// Hands a saved change to every other live context; each applies it before its next operation.
+    func broadcast(from sender: ModelContext?, change: ContextInbox.Change) {
+        let receivers = contexts.withLock { list in list.compactMap(\.context) }
+        for context in receivers where context !== sender {
+            context.inbox.post(change)
+        }
+    }
+}
+
+/// A weak reference to a context, so the container does not keep contexts alive.
+struct WeakContext: @unchecked Sendable {
+    weak var context: ModelContext?
+    init(_ context: ModelContext) { self.context = context }
+}

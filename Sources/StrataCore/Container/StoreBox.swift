@@ -1,0 +1,98 @@
+import Foundation
+
+/// One opened store of a container with its snapshot type erased: the core talks to every
+/// store through this box in ``DefaultSnapshot``s.
+///
+/// Stores whose `Snapshot` is ``DefaultSnapshot`` pass snapshots through untouched; other
+/// snapshot types are converted through their `Codable` form.
+final class StoreBox: @unchecked Sendable {
+    let store: any DataStore
+    let identifier: String
+    let configurationName: String
+    let entityNames: Set<String>
+
+    init(store: any DataStore, configurationName: String, entityNames: Set<String>) {
+        self.store = store
+        self.identifier = store.identifier
+        self.configurationName = configurationName
+        self.entityNames = entityNames
+    }
+
+    var supportsBatchDelete: Bool { store is any DataStoreBatching }
+
+    func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> (
+        snapshots: [DefaultSnapshot], related: [PersistentIdentifier: DefaultSnapshot]
+    ) {
+        try Self.fetch(store, request)
+    }
+
+    private static func fetch<S: DataStore, T: PersistentModel>(_ store: S, _ request: DataStoreFetchRequest<T>) throws -> (
+        snapshots: [DefaultSnapshot], related: [PersistentIdentifier: DefaultSnapshot]
+    ) {
+        let result = try store.fetch(request)
+        if let snapshots = result.fetchedSnapshots as? [DefaultSnapshot],
+            let related = result.relatedSnapshots as? [PersistentIdentifier: DefaultSnapshot]
+        {
+            return (snapshots, related)
+        }
+        return (
+            try result.fetchedSnapshots.map(SnapshotConversion.toDefault),
+            try result.relatedSnapshots.mapValues(SnapshotConversion.toDefault)
+        )
+    }
+
+    func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
+        try store.fetchCount(request)
+    }
+
+    func fetchIdentifiers<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> [PersistentIdentifier] {
+        try store.fetchIdentifiers(request)
+    }
+
+    func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
+        guard let batching = store as? any DataStoreBatching else { throw DataStoreError.unsupportedFeature }
+        try batching.delete(request)
+    }
+
+    /// Saves changes given as backing data, building the store's own snapshot type.
+    func save(
+        editingState: EditingState, inserted: [any BackingData], updated: [any BackingData], deleted: [any BackingData],
+        remapped: [PersistentIdentifier: PersistentIdentifier]
+    ) throws -> (remapped: [PersistentIdentifier: PersistentIdentifier], reregister: [PersistentIdentifier: DefaultSnapshot]) {
+        try Self.save(store, editingState, inserted, updated, deleted, remapped)
+    }
+
+    private static func save<S: DataStore>(
+        _ store: S, _ editingState: EditingState, _ inserted: [any BackingData], _ updated: [any BackingData],
+        _ deleted: [any BackingData], _ remapped: [PersistentIdentifier: PersistentIdentifier]
+    ) throws -> (remapped: [PersistentIdentifier: PersistentIdentifier], reregister: [PersistentIdentifier: DefaultSnapshot]) {
+        func snapshots(_ datas: [any BackingData]) -> [S.Snapshot] {
+            var related: [PersistentIdentifier: any BackingData] = [:]
+            return datas.map { data in
+                let snapshot = S.Snapshot(from: data, relatedBackingDatas: &related)
+                guard !remapped.isEmpty else { return snapshot }
+                let id = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
+                return snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped)
+            }
+        }
+        let request = DataStoreSaveChangesRequest(
+            editingState: editingState, inserted: snapshots(inserted), updated: snapshots(updated),
+            deleted: snapshots(deleted))
+        let result = try store.save(request)
+        let reregister = try result.snapshotsToReregister.mapValues(SnapshotConversion.toDefault)
+        return (result.remappedIdentifiers, reregister)
+    }
+
+    func erase() throws { try store.erase() }
+    func initializeState(for state: EditingState) { store.initializeState(for: state) }
+    func invalidateState(for state: EditingState) { store.invalidateState(for: state) }
+}
+
+/// Converts any snapshot to a ``DefaultSnapshot`` through its `Codable` form.
+enum SnapshotConversion {
+    static func toDefault<S: DataStoreSnapshot>(_ snapshot: S) throws -> DefaultSnapshot {
+        if let snapshot = snapshot as? DefaultSnapshot { return snapshot }
+        let data = try JSONEncoder().encode(snapshot)
+        return try JSONDecoder().decode(DefaultSnapshot.self, from: data)
+    }
+}

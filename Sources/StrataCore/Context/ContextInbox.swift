@@ -1,0 +1,28 @@
+import Synchronization
+
+/// Changes other contexts saved, waiting to be applied by the context that owns this inbox.
+///
+/// Contexts are not thread-safe, so a saving context never touches another context's
+/// models: it posts here, and the receiving context applies the change at the start of
+/// its next operation on its own thread.
+final class ContextInbox: Sendable {
+    enum Change: Sendable {
+        /// Models saved elsewhere: refresh unchanged registered copies, forget deleted ones.
+        case saved(updated: [DefaultSnapshot], deleted: [PersistentIdentifier])
+        /// Every store was erased.
+        case invalidateAll
+    }
+
+    private let changes = Mutex<[Change]>([])
+
+    func post(_ change: Change) {
+        changes.withLock { $0.append(change) }
+    }
+
+    func take() -> [Change] {
+        changes.withLock { pending in
+            defer { pending.removeAll() }
+            return pending
+        }
+    }
+}

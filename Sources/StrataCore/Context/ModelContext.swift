@@ -1,0 +1,210 @@
+import Foundation
+
+/// A workspace of models: it fetches them from the container's stores, tracks inserts,
+/// changes and deletes, and saves them back.
+///
+/// A context holds one live object per identifier and is not thread-safe: use one context
+/// per thread or actor, and pass ``PersistentIdentifier``s between them.
+/// ```swift
+/// let context = ModelContext(container)
+/// context.insert(Trip(name: "Kyoto", destination: "Japan", startDate: start, endDate: end))
+/// try context.save()
+/// ```
+public final class ModelContext: Equatable {
+    /// The notification posted before a context saves; its object is the context.
+    public static let willSave = Notification.Name("StrataModelContextWillSave")
+    /// The notification posted after a context saves; its object is the context and its
+    /// user info holds the identifiers under ``NotificationKey`` keys.
+    public static let didSave = Notification.Name("StrataModelContextDidSave")
+
+    /// The keys of ``didSave``'s user info.
+    public enum NotificationKey: String, Sendable {
+        /// The query generation (unused by Strata; kept for SwiftData compatibility).
+        case queryGeneration
+        /// Present when every identifier was invalidated, as after ``ModelContainer/erase()``.
+        case invalidatedAllIdentifiers
+        /// `[PersistentIdentifier]` of inserted models (their permanent identifiers).
+        case insertedIdentifiers
+        /// `[PersistentIdentifier]` of updated models.
+        case updatedIdentifiers
+        /// `[PersistentIdentifier]` of deleted models.
+        case deletedIdentifiers
+    }
+
+    /// The container whose stores this context reads and writes.
+    public let container: ModelContainer
+    /// Whether the context saves by itself after changes; `true` only for ``ModelContainer/mainContext``.
+    public var autosaveEnabled = false
+    /// The context's identity and author, as stores see them.
+    public private(set) var editingState: EditingState
+
+    /// The author recorded with this context's saves.
+    public var author: String? {
+        get { editingState.author }
+        set { editingState.author = newValue }
+    }
+
+    let inbox = ContextInbox()
+    var isMainContext = false
+    var autosaveScheduled = false
+
+    /// One live object per identifier; weak, so unchanged models are freed when unused.
+    var registered: [PersistentIdentifier: WeakModel] = [:]
+    var inserted = ModelSet()
+    var changed = ModelSet()
+    var deleted = ModelSet()
+    /// Snapshots a store returned alongside a fetch, used to resolve faults without a trip.
+    var knownSnapshots: [PersistentIdentifier: DefaultSnapshot] = [:]
+    /// Set while the context updates the other side of a relationship, so that update does not recurse.
+    var maintainingInverses = false
+
+    /// Creates a context for `container`.
+    public init(_ container: ModelContainer) {
+        self.container = container
+        self.editingState = EditingState()
+        container.register(self)
+        for store in container.stores { store.initializeState(for: editingState) }
+    }
+
+    deinit {
+        for store in container.stores { store.invalidateState(for: editingState) }
+    }
+
+    public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool { lhs === rhs }
+
+    // MARK: State
+
+    /// Whether the context has inserts, changes or deletes that are not saved.
+    public var hasChanges: Bool {
+        !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty
+    }
+
+    /// The models inserted since the last save.
+    public var insertedModelsArray: [any PersistentModel] { inserted.models }
+    /// The registered models changed since the last save.
+    public var changedModelsArray: [any PersistentModel] { changed.models }
+    /// The models deleted since the last save.
+    public var deletedModelsArray: [any PersistentModel] { deleted.models }
+
+    /// Applies changes other contexts saved. Strata's contexts record changes as they
+    /// happen, so there is nothing else to flush.
+    public func processPendingChanges() {
+        applyInbox()
+    }
+
+    // MARK: Insert and delete
+
+    /// Inserts a model and every model reachable from it through relationships.
+    ///
+    /// Inserting a model that is already registered does nothing. The model keeps a
+    /// temporary identifier until the next save.
+    public func insert<T: PersistentModel>(_ model: T) {
+        applyInbox()
+        var added: [any PersistentModel] = []
+        adopt(model, collecting: &added)
+        for model in added { linkInverses(ofInserted: model) }
+        scheduleAutosave()
+    }
+
+    /// Marks a model for deletion at the next save, when its delete rules apply.
+    public func delete<T: PersistentModel>(_ model: T) {
+        applyInbox()
+        guard let data = managed(model) else { return }
+        guard !data.isDeleted else { return }
+        data.isDeleted = true
+        deleted.insert(model)
+        scheduleAutosave()
+    }
+
+    /// Marks every model of a type that matches `predicate` for deletion at the next save.
+    ///
+    /// - Throws: An error of the store or of in-memory evaluation of the predicate.
+    public func delete<T: PersistentModel>(
+        model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true
+    ) throws {
+        var descriptor = FetchDescriptor<T>(predicate: predicate)
+        descriptor.includePendingChanges = true
+        for match in try fetch(descriptor) { delete(match) }
+    }
+
+    /// Runs `block`, then saves.
+    ///
+    /// - Throws: What `block` or ``save()`` throws; on a throw from `block` nothing is saved.
+    public func transaction(block: () throws -> Void) throws {
+        try block()
+        try save()
+    }
+
+    /// Discards unsaved inserts, changes and deletes, restoring changed models' saved values.
+    public func rollback() {
+        for model in inserted.models {
+            guard let data = managedAny(model) else { continue }
+            if let id = data.identifier { registered[id] = nil }
+            data.detach()
+        }
+        for model in changed.models + deleted.models {
+            managedAny(model)?.restoreOriginal()
+        }
+        inserted = ModelSet()
+        changed = ModelSet()
+        deleted = ModelSet()
+        knownSnapshots = [:]
+    }
+
+    // MARK: Lookup
+
+    /// The registered model with `persistentModelID`, if this context holds it.
+    public func registeredModel<T: PersistentModel>(for persistentModelID: PersistentIdentifier) -> T? {
+        applyInbox()
+        return registered[persistentModelID]?.model as? T
+    }
+
+    /// The model with `persistentModelID`: the registered one, or one fetched from its store.
+    ///
+    /// When no store holds it, returns a model of the identifier's type whose attributes
+    /// are unset, as SwiftData does; reading them is a programming error. Prefer
+    /// ``registeredModel(for:)`` or a fetch when the model may not exist.
+    public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
+        applyInbox()
+        if let model = registered[persistentModelID]?.model { return model }
+        if let model = try? existingModel(for: persistentModelID) { return model }
+        let type = (try? container.modelType(for: persistentModelID.entityName)) ?? UnknownModel.self
+        return makePlaceholder(type, persistentModelID)
+    }
+}
+
+/// A weak reference to a registered model.
+struct WeakModel {
+    weak var model: (any PersistentModel)?
+    init(_ model: any PersistentModel) { self.model = model }
+}
+
+/// An insertion-ordered set of models with constant-time membership.
+struct ModelSet {
+    private var storage: [(any PersistentModel)?] = []
+    private var index: [ObjectIdentifier: Int] = [:]
+
+    var isEmpty: Bool { index.isEmpty }
+    var count: Int { index.count }
+    var models: [any PersistentModel] { storage.compactMap { $0 } }
+
+    func contains(_ model: any PersistentModel) -> Bool { index[ObjectIdentifier(model)] != nil }
+
+    mutating func insert(_ model: any PersistentModel) {
+        let key = ObjectIdentifier(model)
+        guard index[key] == nil else { return }
+        index[key] = storage.count
+        storage.append(model)
+    }
+
+    mutating func remove(_ model: any PersistentModel) {
+        guard let position = index.removeValue(forKey: ObjectIdentifier(model)) else { return }
+        storage[position] = nil
+        if storage.count > 64 && index.count < storage.count / 2 { compact() }
+    }
+
+    private mutating func compact() {
+        storage = storage.filter { $0 != nil }
+        index = Dictionary(uniqueKeysWithValues: storage.enumerated().map { (ObjectIdentifier($1!), $0) })
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// A predicate in a form every store can run: properties named by schema name, constants
+/// as ``PersistentValue``s, and no Swift closures.
+///
+/// The core translates a `Predicate<T>` into this tree once per fetch. SQLite compiles it
+/// to SQL; memory and document stores evaluate it on snapshots with ``FilterEvaluator``.
+///
+/// Values follow Swift's semantics: comparing with `nil` by `==`/`!=` is allowed and
+/// `nil == nil` holds; any other operation on `nil` yields `nil`, which a predicate reads
+/// as `false`. Models are bound to numbered variables: `0` is the fetched model, and each
+/// ``anySatisfy(_:variable:test:)``, ``allSatisfy(_:variable:test:)`` or
+/// ``filter(_:variable:test:)`` binds the next number to each element it visits.
+public indirect enum FilterExpression: Sendable, Hashable {
+    /// A constant.
+    case value(PersistentValue)
+    /// A constant list, for membership tests.
+    case list([PersistentValue])
+    /// A property reached from the model bound to `variable` through `path`.
+    ///
+    /// Every component but the last names a to-one relationship. The last names an
+    /// attribute (its value), a to-one relationship (the related model's identifier, or
+    /// `nil`), or a to-many relationship (a collection of models). An empty path is the
+    /// bound model's own identifier.
+    case property(variable: Int, path: [String])
+    /// A comparison of two operands.
+    case comparison(FilterComparison, FilterExpression, FilterExpression)
+    /// Both operands hold.
+    case and(FilterExpression, FilterExpression)
+    /// Either operand holds.
+    case or(FilterExpression, FilterExpression)
+    /// The operand does not hold.
+    case not(FilterExpression)
+    /// Arithmetic on two numeric operands.
+    case arithmetic(FilterArithmetic, FilterExpression, FilterExpression)
+    /// The numeric operand negated.
+    case negate(FilterExpression)
+    /// `condition ? then : else`.
+    case conditional(FilterExpression, then: FilterExpression, else: FilterExpression)
+    /// `value ?? fallback`.
+    case coalesce(FilterExpression, FilterExpression)
+    /// A Boolean test of a string against another string.
+    case stringTest(FilterStringTest, FilterExpression, FilterExpression)
+    /// The order of two strings under a comparison: `-1`, `0` or `1` (`ComparisonResult`'s raw values).
+    case stringOrder(FilterStringOrder, FilterExpression, FilterExpression)
+    /// Whether `collection` (a list, a to-many relationship or a stored array) contains `element`.
+    case contains(collection: FilterExpression, element: FilterExpression)
+    /// Whether `element` lies in `lower..<upper` (or `lower...upper` when `closed`).
+    case rangeContains(lower: FilterExpression, upper: FilterExpression, closed: Bool, element: FilterExpression)
+    /// Whether some element of `collection`, bound to `variable`, satisfies `test`.
+    case anySatisfy(FilterExpression, variable: Int, test: FilterExpression)
+    /// Whether every element of `collection`, bound to `variable`, satisfies `test`.
+    case allSatisfy(FilterExpression, variable: Int, test: FilterExpression)
+    /// The elements of `collection`, bound to `variable`, that satisfy `test`.
+    case filter(FilterExpression, variable: Int, test: FilterExpression)
+    /// The number of elements of a collection, or of characters of a string.
+    case count(FilterExpression)
+    /// The smallest or largest element of a collection, or `nil` when it is empty.
+    case aggregate(FilterAggregate, FilterExpression)
+}
+
+/// How ``FilterExpression/comparison(_:_:_:)`` compares.
+public enum FilterComparison: String, Sendable, Hashable, Codable {
+    /// `==`
+    case equal
+    /// `!=`
+    case notEqual
+    /// `<`
+    case less
+    /// `<=`
+    case lessOrEqual
+    /// `>`
+    case greater
+    /// `>=`
+    case greaterOrEqual
+}
+
+/// The operator of ``FilterExpression/arithmetic(_:_:_:)``.
+public enum FilterArithmetic: String, Sendable, Hashable, Codable {
+    /// `+`
+    case add
+    /// `-`
+    case subtract
+    /// `*`
+    case multiply
+    /// `/` (floating-point, or integer division truncating toward zero)
+    case divide
+    /// `%` (integers)
+    case remainder
+}
+
+/// The test of ``FilterExpression/stringTest(_:_:_:)``.
+public enum FilterStringTest: String, Sendable, Hashable, Codable {
+    /// `a.contains(b)`: case-sensitive, by Unicode scalars as Swift's `contains`.
+    case contains
+    /// `a.starts(with: b)`: case-sensitive prefix.
+    case startsWith
+    /// `a.localizedStandardContains(b)`: ignoring case and diacritics; `false` for an empty `b`.
+    case localizedStandardContains
+}
+
+/// The comparison of ``FilterExpression/stringOrder(_:_:_:)``.
+public enum FilterStringOrder: String, Sendable, Hashable, Codable {
+    /// `a.caseInsensitiveCompare(b)`
+    case caseInsensitive
+    /// `a.localizedCompare(b)`
+    case localized
+    /// `a.localizedStandardCompare(b)`
+    case localizedStandard
+}
+
+/// The aggregate of ``FilterExpression/aggregate(_:_:)``.
+public enum FilterAggregate: String, Sendable, Hashable, Codable {
+    /// `min()`
+    case min
+    /// `max()`
+    case max
+}
+
+/// One key of a store-neutral sort: a property path, a direction and, for strings, a comparison.
+public struct FilterSortKey: Sendable, Hashable {
+    /// The property, named as in ``FilterExpression/property(variable:path:)``; all but the last component are to-one relationships.
+    public var path: [String]
+    /// Whether smaller values come first. `nil` sorts before any value in ascending order.
+    public var ascending: Bool
+    /// How strings compare: `nil` for plain lexical order (by Unicode scalars).
+    public var stringOrder: FilterStringOrder?
+
+    /// Creates a sort key.
+    public init(path: [String], ascending: Bool, stringOrder: FilterStringOrder?) {
+        self.path = path
+        self.ascending = ascending
+        self.stringOrder = stringOrder
+    }
+}

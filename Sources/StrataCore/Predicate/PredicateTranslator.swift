@@ -1,0 +1,91 @@
+import Foundation
+
+/// Turns Foundation `Predicate`s and `SortDescriptor`s into the store-neutral
+/// ``FilterExpression`` and ``FilterSortKey``s that stores run.
+///
+/// Each `PredicateExpressions` node type Strata understands conforms to
+/// ``FilterTranslatable`` (see `PredicateExpressions+Filter.swift`); a node that does not
+/// conform stops the translation with an error naming it.
+enum PredicateTranslator {
+    /// Translates `predicate` into a filter whose variable `0` is the fetched model.
+    ///
+    /// - Throws: `SwiftDataError.unsupportedPredicate` whose details name the node type
+    ///   that could not be translated (e.g. `PredicateExpressions.ForcedUnwrap`) and why.
+    static func translate<T: PersistentModel>(_ predicate: Predicate<T>) throws -> FilterExpression {
+        var context = TranslationContext()
+        context.bind(predicate.variable.key, to: .property(variable: 0, path: []))
+        return try context.translate(predicate.expression)
+    }
+
+    /// The name of a node's type without its module and generic arguments, e.g. `PredicateExpressions.Equal`.
+    static func nodeName(of node: Any) -> String {
+        var name = String(reflecting: type(of: node))
+        if let angle = name.firstIndex(of: "<") { name = String(name[..<angle]) }
+        if let range = name.range(of: "PredicateExpressions.") { name = String(name[range.lowerBound...]) }
+        return name
+    }
+
+    /// The error for a node that cannot be translated, naming it and saying why.
+    static func unsupported(_ node: Any, _ reason: String) -> SwiftDataError {
+        SwiftDataError.unsupportedPredicate.with(details: "\(nodeName(of: node)): \(reason)")
+    }
+
+    /// Why Strata does not translate some well-known nodes, by node name.
+    static let knownUnsupportedReasons: [String: String] = [
+        "PredicateExpressions.ForcedUnwrap": "force unwrapping is not supported; use `?.`, `flatMap` or `??` instead",
+        "PredicateExpressions.TypeCheck": "type checks (`is`) are not supported",
+        "PredicateExpressions.ConditionalCast": "type casts (`as?`) are not supported",
+        "PredicateExpressions.ForceCast": "type casts (`as!`) are not supported",
+        "PredicateExpressions.StringContainsRegex": "regular expressions are not supported",
+        "PredicateExpressions.PredicateRegex": "regular expressions are not supported",
+        "PredicateExpressions.CollectionIndexSubscript": "subscripting a collection is not supported",
+        "PredicateExpressions.CollectionRangeSubscript": "subscripting a collection is not supported",
+        "PredicateExpressions.DictionaryKeySubscript": "subscripting a dictionary is not supported",
+        "PredicateExpressions.DictionaryKeyDefaultValueSubscript": "subscripting a dictionary is not supported",
+        "PredicateExpressions.PredicateEvaluate": "evaluating a predicate inside a predicate is not supported",
+        "PredicateExpressions.ExpressionEvaluate": "evaluating an expression inside a predicate is not supported",
+    ]
+}
+
+/// A `PredicateExpressions` node that Strata can express as a ``FilterExpression``.
+protocol FilterTranslatable {
+    /// The node as a filter, with its sub-expressions translated through `context`.
+    ///
+    /// - Throws: `SwiftDataError.unsupportedPredicate` naming the node that cannot be translated.
+    func translate(_ context: inout TranslationContext) throws -> FilterExpression
+}
+
+/// The state of one translation: what each predicate variable stands for, and the last
+/// filter variable number handed out.
+struct TranslationContext {
+    private var bindings: [PredicateExpressions.VariableID: FilterExpression] = [:]
+    private var lastVariable = 0
+
+    /// Makes `variable` stand for `expression` in the expressions translated after this.
+    mutating func bind(_ variable: PredicateExpressions.VariableID, to expression: FilterExpression) {
+        bindings[variable] = expression
+    }
+
+    /// The expression `variable` stands for, or `nil` when nothing bound it.
+    func binding(of variable: PredicateExpressions.VariableID) -> FilterExpression? {
+        bindings[variable]
+    }
+
+    /// A filter variable number not used before in this translation.
+    mutating func newVariable() -> Int {
+        lastVariable += 1
+        return lastVariable
+    }
+
+    /// Translates a sub-expression.
+    ///
+    /// - Throws: `SwiftDataError.unsupportedPredicate` naming the first node that is not ``FilterTranslatable``.
+    mutating func translate(_ expression: Any) throws -> FilterExpression {
+        guard let translatable = expression as? any FilterTranslatable else {
+            let name = PredicateTranslator.nodeName(of: expression)
+            let reason = PredicateTranslator.knownUnsupportedReasons[name] ?? "Strata cannot translate this expression"
+            throw SwiftDataError.unsupportedPredicate.with(details: "\(name): \(reason)")
+        }
+        return try translatable.translate(&self)
+    }
+}

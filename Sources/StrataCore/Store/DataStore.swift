@@ -1,0 +1,139 @@
+import Foundation
+
+/// The description of one store: its name, the part of the schema it holds, and whatever
+/// the store needs to open (a file, a connection string).
+///
+/// Pass configurations to ``ModelContainer``; each owns the entities of its ``schema``.
+public protocol DataStoreConfiguration: Hashable {
+    /// The store type this configuration opens.
+    associatedtype Store: DataStore where Store.Configuration == Self
+
+    /// The configuration's name, unique within a container.
+    var name: String { get }
+
+    /// The models this configuration holds; `nil` means every model of the container.
+    var schema: Schema? { get set }
+
+    /// Checks the configuration before a container opens its store.
+    ///
+    /// - Throws: An error naming what is wrong, such as an unusable file name.
+    func validate() throws
+}
+
+extension DataStoreConfiguration {
+    /// Accepts every configuration.
+    public func validate() throws {}
+}
+
+/// A place where models are kept: a database, a document, memory.
+///
+/// A store receives requests as plain values and answers with snapshots. It may refuse a
+/// predicate or a sort it cannot run by throwing ``DataStoreError/preferInMemoryFilter`` or
+/// ``DataStoreError/preferInMemorySort``; the core then filters or sorts itself. Stores are
+/// called from several contexts at once and must guard their own state.
+public protocol DataStore: AnyObject {
+    /// The configuration type that opens this store.
+    associatedtype Configuration: DataStoreConfiguration where Configuration.Store == Self
+    /// The snapshot type the store exchanges with contexts.
+    associatedtype Snapshot: DataStoreSnapshot
+
+    /// A string identifying this store in ``PersistentIdentifier/storeIdentifier``.
+    var identifier: String { get }
+    /// The entities this store holds.
+    var schema: Schema { get }
+    /// The configuration the store was opened with.
+    var configuration: Configuration { get }
+
+    /// Opens the store.
+    ///
+    /// - Throws: An error naming the file or resource that could not be opened.
+    init(_ configuration: Configuration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws
+
+    /// Returns the snapshots that match a fetch request.
+    ///
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` or ``DataStoreError/preferInMemorySort``
+    ///   to let the core finish the request, or the store's own error.
+    func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, Snapshot>
+
+    /// Applies inserts, updates and deletes in one transaction and reports new identifiers.
+    ///
+    /// - Throws: The store's error; nothing of the request is applied then.
+    func save(_ request: DataStoreSaveChangesRequest<Snapshot>) throws -> DataStoreSaveChangesResult<Snapshot>
+
+    /// The number of models matching a fetch request.
+    ///
+    /// - Throws: As ``fetch(_:)``.
+    func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int
+
+    /// The identifiers of the models matching a fetch request.
+    ///
+    /// - Throws: As ``fetch(_:)``.
+    func fetchIdentifiers<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> [PersistentIdentifier]
+
+    /// Removes every model and the store's files.
+    ///
+    /// - Throws: The store's error.
+    func erase() throws
+
+    /// Called when a context starts using the store.
+    func initializeState(for editingState: EditingState)
+
+    /// Called when a context stops using the store.
+    func invalidateState(for editingState: EditingState)
+
+    /// Snapshots the store already holds in memory for the given identifiers.
+    ///
+    /// - Throws: The store's error.
+    func cachedSnapshots(
+        for persistentIdentifiers: [PersistentIdentifier], editingState: EditingState
+    ) throws -> [PersistentIdentifier: Snapshot]
+}
+
+extension DataStore {
+    /// Counts by fetching.
+    public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
+        try fetch(request).fetchedSnapshots.count
+    }
+
+    /// Lists identifiers by fetching.
+    public func fetchIdentifiers<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> [PersistentIdentifier] {
+        try fetch(request).fetchedSnapshots.map(\.persistentIdentifier)
+    }
+
+    /// Refuses: a store that can erase itself implements this.
+    public func erase() throws { throw DataStoreError.unsupportedFeature }
+
+    /// Does nothing.
+    public func initializeState(for editingState: EditingState) {}
+
+    /// Does nothing.
+    public func invalidateState(for editingState: EditingState) {}
+
+    /// Knows of no cached snapshots.
+    public func cachedSnapshots(
+        for persistentIdentifiers: [PersistentIdentifier], editingState: EditingState
+    ) throws -> [PersistentIdentifier: Snapshot] { [:] }
+}
+
+/// A store that can delete every model matching a predicate without fetching them.
+public protocol DataStoreBatching: DataStore {
+    /// Deletes the models a batch-delete request selects.
+    ///
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` to let the core select the models,
+    ///   or the store's error.
+    func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws
+}
+
+/// One context's view of the stores: its identity and the author of its changes.
+public struct EditingState: Identifiable, Sendable, Hashable {
+    /// The identity of the context.
+    public let id: UUID
+    /// The author recorded with the context's saves.
+    public var author: String?
+
+    /// A new editing state.
+    public init(id: UUID = UUID(), author: String? = nil) {
+        self.id = id
+        self.author = author
+    }
+}

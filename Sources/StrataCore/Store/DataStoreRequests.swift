@@ -1,0 +1,146 @@
+import Foundation
+
+/// A fetch as a store receives it: the descriptor, and the core's translation of its
+/// predicate and sort into store-neutral form.
+public struct DataStoreFetchRequest<T: PersistentModel>: @unchecked Sendable {
+    /// The context making the request.
+    public let editingState: EditingState
+    /// The fetch as the app described it.
+    public let descriptor: FetchDescriptor<T>
+
+    let translatedFilter: Result<FilterExpression?, SwiftDataError>
+    let translatedSort: Result<[FilterSortKey], SwiftDataError>
+
+    init(
+        editingState: EditingState, descriptor: FetchDescriptor<T>,
+        filter: Result<FilterExpression?, SwiftDataError>, sort: Result<[FilterSortKey], SwiftDataError>
+    ) {
+        self.editingState = editingState
+        self.descriptor = descriptor
+        self.translatedFilter = filter
+        self.translatedSort = sort
+    }
+
+    /// The predicate as a filter tree, or `nil` when every model matches.
+    ///
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the predicate has no
+    ///   store-neutral form; rethrow it and the core filters in memory.
+    public var filter: FilterExpression? {
+        get throws {
+            switch translatedFilter {
+            case .success(let filter): return filter
+            case .failure: throw DataStoreError.preferInMemoryFilter
+            }
+        }
+    }
+
+    /// The sort descriptors as store-neutral keys, empty when unsorted.
+    ///
+    /// - Throws: ``DataStoreError/preferInMemorySort`` when a descriptor has no store-neutral
+    ///   form; rethrow it and the core sorts in memory.
+    public var sortKeys: [FilterSortKey] {
+        get throws {
+            switch translatedSort {
+            case .success(let keys): return keys
+            case .failure: throw DataStoreError.preferInMemorySort
+            }
+        }
+    }
+
+    /// The names of the properties to load; empty means all.
+    public var propertyNamesToFetch: [String] {
+        let layout = ModelLayout.of(T.self)
+        return descriptor.propertiesToFetch.compactMap { layout.slotsByKeyPath[$0].map { layout.propertyNames[$0] } }
+    }
+}
+
+/// The answer to a fetch: matching snapshots, and related ones the store chose to include.
+public struct DataStoreFetchResult<T: PersistentModel, SnapshotType: DataStoreSnapshot>: @unchecked Sendable {
+    /// The fetch this answers.
+    public let descriptor: FetchDescriptor<T>
+    /// The matching snapshots, in order.
+    public let fetchedSnapshots: [SnapshotType]
+    /// Snapshots of related models, by identifier.
+    public let relatedSnapshots: [PersistentIdentifier: SnapshotType]
+
+    /// Creates a result.
+    public init(
+        descriptor: FetchDescriptor<T>, fetchedSnapshots: [SnapshotType],
+        relatedSnapshots: [PersistentIdentifier: SnapshotType] = [:]
+    ) {
+        self.descriptor = descriptor
+        self.fetchedSnapshots = fetchedSnapshots
+        self.relatedSnapshots = relatedSnapshots
+    }
+}
+
+/// The changes of one save for one store.
+public struct DataStoreSaveChangesRequest<SnapshotType: DataStoreSnapshot>: Sendable {
+    /// The context saving.
+    public let editingState: EditingState
+    /// New models; their identifiers are temporary.
+    public let inserted: [SnapshotType]
+    /// Changed models, with all their values.
+    public let updated: [SnapshotType]
+    /// Deleted models, with their last values.
+    public let deleted: [SnapshotType]
+
+    init(editingState: EditingState, inserted: [SnapshotType], updated: [SnapshotType], deleted: [SnapshotType]) {
+        self.editingState = editingState
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+}
+
+/// What a store reports after a save: permanent identifiers for inserted models, and
+/// snapshots the context should take over (for values the store changed).
+public final class DataStoreSaveChangesResult<T: DataStoreSnapshot>: Sendable {
+    /// The store that saved.
+    public let storeIdentifier: String
+    /// Temporary identifiers of inserted models mapped to their permanent ones.
+    public let remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
+    /// Snapshots whose values the context should adopt, by (permanent) identifier.
+    public let snapshotsToReregister: [PersistentIdentifier: T]
+
+    /// Creates a result.
+    public init(
+        for storeIdentifier: String, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier] = [:],
+        snapshotsToReregister: [PersistentIdentifier: T] = [:]
+    ) {
+        self.storeIdentifier = storeIdentifier
+        self.remappedIdentifiers = remappedIdentifiers
+        self.snapshotsToReregister = snapshotsToReregister
+    }
+}
+
+/// A request to delete every model of a type that matches a predicate.
+public struct DataStoreBatchDeleteRequest<T: PersistentModel>: @unchecked Sendable {
+    /// The context deleting.
+    public let editingState: EditingState
+    /// The models to delete; `nil` deletes all of the type.
+    public let predicate: Predicate<T>?
+    /// Whether subclasses' models are included.
+    public let includeSubclasses: Bool
+
+    let translatedFilter: Result<FilterExpression?, SwiftDataError>
+
+    init(editingState: EditingState, predicate: Predicate<T>?, includeSubclasses: Bool, filter: Result<FilterExpression?, SwiftDataError>) {
+        self.editingState = editingState
+        self.predicate = predicate
+        self.includeSubclasses = includeSubclasses
+        self.translatedFilter = filter
+    }
+
+    /// The predicate as a filter tree, or `nil` to delete all.
+    ///
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the predicate has no store-neutral form.
+    public var filter: FilterExpression? {
+        get throws {
+            switch translatedFilter {
+            case .success(let filter): return filter
+            case .failure: throw DataStoreError.preferInMemoryFilter
+            }
+        }
+    }
+}
