@@ -1,54 +1,69 @@
 // SampleTrips: the Trips app of Apple's SwiftData sessions as a command-line program.
 //
-// It shows what Strata does today: the schema `@Model` derives from the models, a trip
-// graph held by detached models, Observation firing on edits, and the seeds' search
-// predicate evaluated on Linux. Storage arrives with the containers and stores.
+// It runs the sessions' flow through a ModelContainer: insert the trip graph, save, query
+// with the sessions' predicates, upsert on the #Unique constraint, cascade-delete, enumerate
+// in batches and roll back. The store is MemoryStore until the SQLite store lands.
 import Foundation
 import Strata
+import StrataMemory
 
 let schema = Schema([Trip.self])
 print("Schema \(schema.version): \(schema.entities.map(\.name).joined(separator: ", "))")
 for entity in schema.entities {
-    print("  \(entity.name)")
-    for property in entity.storedProperties {
-        if let attribute = property as? Schema.Attribute {
-            let options = attribute.options.isEmpty ? "" : " \(attribute.options.map(\.description))"
-            print("    \(attribute.name): \(attribute.persistentValueKind)\(attribute.isOptional ? "?" : "")\(options)")
-        } else if let relationship = property as? Schema.Relationship {
-            let arity = relationship.isToOneRelationship ? "to-one" : "to-many"
-            print("    \(relationship.name): \(arity) \(relationship.destination), \(relationship.deleteRule), inverse \(relationship.inverseName ?? "none")")
-        }
-    }
+    let relationships = entity.storedProperties.compactMap { $0 as? Schema.Relationship }
+        .map { "\($0.name) -> \($0.destination) (\($0.deleteRule), inverse \($0.inverseName ?? "none"))" }
+    print("  \(entity.name): \(entity.attributes.count) attributes; \(relationships.joined(separator: "; "))")
     if !entity.uniquenessConstraints.isEmpty { print("    unique: \(entity.uniquenessConstraints)") }
     if !entity.indices.isEmpty { print("    indices: \(entity.indices)") }
 }
-do {
-    try schema.validate()
-    print("Schema is valid.")
-} catch {
-    print("Schema problem: \(error)")
-}
 
-let trips = Trip.makeSampleTrips()
-print("\nSample trips:")
-for trip in trips {
-    let unplanned = trip.bucketList.filter { !$0.isInPlan }.count
-    print("  \(trip.name) in \(trip.destination): \(trip.bucketList.count) bucket-list items (\(unplanned) unplanned), staying at \(trip.livingAccommodation?.placeName ?? "nowhere yet")")
-}
+let container = try ModelContainer(for: schema, configurations: MemoryStoreConfiguration(name: "SampleTrips"))
+let context = ModelContext(container)
 
-let zurich = trips[0]
-let tripName = zurich.name
-withObservationTracking {
-    _ = zurich.destination
-} onChange: {
-    print("\nObserved a change to the destination of \(tripName).")
-}
-zurich.destination = "Zürich, Switzerland"
-print("Destination is now \(zurich.destination).")
+// Insert the graph: inserting each trip inserts its bucket list and accommodation.
+let now = Date.now
+for trip in Trip.makeSampleTrips(now: now) { context.insert(trip) }
+try context.save()
+print("\nSaved \(try context.fetchCount(FetchDescriptor<Trip>())) trips, \(try context.fetchCount(FetchDescriptor<BucketListItem>())) bucket-list items.")
 
+// The session's search predicates.
 let searchText = "zur"
 let search = #Predicate<Trip> {
     searchText.isEmpty ? true : $0.name.localizedStandardContains(searchText) || $0.destination.localizedStandardContains(searchText)
 }
-let matches = try trips.filter { try search.evaluate($0) }
-print("\nTrips matching \"\(searchText)\": \(matches.map(\.name))")
+print("Trips matching \"\(searchText)\": \(try context.fetch(FetchDescriptor(predicate: search)).map(\.name))")
+
+let hotel = "Hotel Seerose"
+let atHotel = #Predicate<Trip> { $0.livingAccommodation?.placeName == hotel }
+print("Trips staying at \(hotel): \(try context.fetch(FetchDescriptor(predicate: atHotel)).map(\.name))")
+
+let today = now
+let ongoingWithUnplanned = #Predicate<Trip> { trip in
+    trip.startDate <= today && today < trip.endDate && trip.bucketList.contains { !$0.isInPlan }
+}
+print("Ongoing trips with unplanned items: \(try context.fetch(FetchDescriptor(predicate: ongoingWithUnplanned)).map(\.name))")
+
+// #Unique: inserting the same name and dates updates the stored trip.
+let kyoto = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Kyoto" })).first!
+context.insert(Trip(name: kyoto.name, destination: "Kyoto, Japan", startDate: kyoto.startDate, endDate: kyoto.endDate))
+try context.save()
+print("\nAfter inserting a duplicate of \"\(kyoto.name)\": \(try context.fetchCount(FetchDescriptor<Trip>())) trips; destination is now \(kyoto.destination).")
+
+// Cascade: deleting a trip deletes its bucket list and accommodation.
+context.delete(kyoto)
+try context.save()
+print("After deleting it: \(try context.fetchCount(FetchDescriptor<Trip>())) trip(s), \(try context.fetchCount(FetchDescriptor<BucketListItem>())) bucket-list items, \(try context.fetchCount(FetchDescriptor<LivingAccommodation>())) accommodation(s).")
+
+// Enumerate in batches.
+var titles: [String] = []
+try context.enumerate(FetchDescriptor<BucketListItem>(sortBy: [SortDescriptor(\.title)]), batchSize: 1) { titles.append($0.title) }
+print("\nBucket list, one batch at a time: \(titles)")
+
+// Rollback.
+let zurich = try context.fetch(FetchDescriptor<Trip>()).first!
+zurich.destination = "Somewhere else"
+context.insert(Trip(name: "Unsaved", destination: "Nowhere"))
+context.rollback()
+print("After rollback: \(zurich.name) is in \(zurich.destination); \(try context.fetchCount(FetchDescriptor<Trip>())) trip(s).")
+
+print("\nHow the search runs:\n\(context.explain(FetchDescriptor(predicate: search, sortBy: [SortDescriptor(\.name)])))")

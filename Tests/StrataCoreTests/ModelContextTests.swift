@@ -348,3 +348,22 @@ extension ModelContextTests {
         #expect(trip.modelContext == nil)
     }
 }
+
+extension ModelContextTests {
+    @Test func upsertKeepsTheStoredModelsRelationshipsAndAddsNewOnes() throws {
+        let original = try insertSampleGraph()
+        let duplicate = Trip(name: original.name, destination: "Zürich again", startDate: original.startDate, endDate: original.endDate)
+        duplicate.bucketList = [BucketListItem(title: "Museum", details: "", hasReservation: false, isInPlan: true)]
+        context.insert(duplicate)
+        try context.save()
+        let fresh = ModelContext(container)
+        let trips = try fresh.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Zürich again" }))
+        #expect(trips.count == 1)
+        #expect(Set(trips.first?.bucketList.map(\.title) ?? []) == ["Swim", "Uetliberg", "Museum"])
+        #expect(trips.first?.livingAccommodation?.placeName == "Hotel Seerose")
+        #expect(trips.first?.bucketList.allSatisfy { $0.trip === trips.first } == true)
+        context.delete(original)
+        try context.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<BucketListItem>()) == 3)
+    }
+}

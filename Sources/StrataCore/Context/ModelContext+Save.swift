@@ -257,12 +257,37 @@ extension ModelContext {
         return try materialize(snapshot)
     }
 
-    /// Makes `model`, a pending insert, stand for `existing`: `existing` takes its values and
-    /// both objects share one backing data, so the save updates `existing`'s record.
+    /// Makes `model`, a pending insert, stand for `existing`: `existing` takes its attribute
+    /// values and gains its related models, and both objects share one backing data, so the
+    /// save updates `existing`'s record.
+    ///
+    /// Relationships merge rather than replace: a to-one keeps `existing`'s destination when
+    /// the insert has none, and a to-many holds both sides' models, so an upsert never
+    /// orphans what the stored model already had.
     private func merge(_ model: any PersistentModel, into existing: any PersistentModel) {
-        guard let source = managedAny(model), let target = managedAny(existing) else { return }
+        guard let source = managedAny(model), let target = managedAny(existing),
+            let runtime = try? runtime(for: target.entityName)
+        else { return }
         if !target.isInserted && !target.isChanged && target.original == nil { target.original = target.slots }
-        target.slots = source.slots
+        var adopted: [(EntityRuntime.RelationshipSlot, [any PersistentModel])] = []
+        for slot in source.slots.indices where slot < target.slots.count {
+            guard let relationship = runtime.relationshipBySlot[slot] else {
+                target.slots[slot] = source.slots[slot]
+                continue
+            }
+            let incoming = relatedModels(in: source.slots[slot])
+            if relationship.isToOne {
+                guard let destination = incoming.first else { continue }
+                target.slots[slot] = .loaded(.toOne(destination))
+                adopted.append((relationship, [destination]))
+            } else {
+                let current = relatedModels(in: target.slots[slot])
+                let added = incoming.filter { other in !current.contains { $0 === other } }
+                guard !added.isEmpty, let type = relationship.collectionType else { continue }
+                target.slots[slot] = .loaded(.toMany(RelationshipEditing.make(type, current + added)))
+                adopted.append((relationship, added))
+            }
+        }
         if !target.isInserted && !target.isChanged {
             target.isChanged = true
             changed.insert(existing)
@@ -270,6 +295,25 @@ extension ModelContext {
         inserted.remove(model)
         if let id = source.identifier { registered[id] = nil }
         share(existing.anyBackingData, with: model)
+        // The adopted models' inverse pointed at the insert; point it at `existing`.
+        let wasMaintaining = maintainingInverses
+        maintainingInverses = true
+        defer { maintainingInverses = wasMaintaining }
+        for (relationship, models) in adopted {
+            guard let inverseSlot = relationship.inverseSlot,
+                let inverse = try? self.runtime(for: relationship.destination).relationshipBySlot[inverseSlot]
+            else { continue }
+            for other in models {
+                let data = other.anyBackingData
+                if inverse.isToOne {
+                    data.setValue(.toOne(existing), at: inverseSlot)
+                } else if case .toMany(let collection) = data.value(at: inverseSlot) {
+                    let replaced = RelationshipEditing.removing(model, from: collection)
+                    let fixed = replaced._persistentModels.contains { $0 === existing } ? replaced : RelationshipEditing.appending(existing, to: replaced)
+                    data.setValue(.toMany(fixed), at: inverseSlot)
+                }
+            }
+        }
     }
 
     private func share(_ backingData: any BackingData, with model: any PersistentModel) {

@@ -41,20 +41,13 @@ extension FilterEvaluator {
     /// Swift's `==` on two operands; `nil == nil` holds.
     static func equals(_ lhs: Operand, _ rhs: Operand) throws -> Bool {
         switch (lhs, rhs) {
-        case (.value(let left), .value(let right)) where !isList(left) || !isList(right):
+        case (.value(let left), .value(let right)):
             return try equals(left, right)
         default:
             if lhs.isNull || rhs.isNull { return lhs.isNull && rhs.isNull }
             guard let left = try elements(of: lhs, hint: nil), let right = try elements(of: rhs, hint: nil) else { return false }
             guard left.count == right.count else { return false }
             return try zip(left, right).allSatisfy { try equals($0, $1) }
-        }
-    }
-
-    private static func isList(_ value: PersistentValue) -> Bool {
-        switch value {
-        case .codable, .identifiers: true
-        default: false
         }
     }
 

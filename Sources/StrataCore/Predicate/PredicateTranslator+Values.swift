@@ -91,9 +91,11 @@ extension PredicateTranslator {
         throw unsupported(node, "the key path \(keyPath) of \(layout.entityName) is not a persisted property (computed and @Transient properties are not stored)")
     }
 
-    /// `\Model.id` as `PersistentModel`'s extension provides it.
+    /// `\Model.id` as `PersistentModel`'s extension provides it (the explicit type selects
+    /// the extension's property over `Identifiable`'s requirement, whose key path differs).
     private static func identityKeyPath<Model: PersistentModel>(of modelType: Model.Type) -> AnyKeyPath {
-        \Model.id
+        let keyPath: KeyPath<Model, PersistentIdentifier> = \Model.id
+        return keyPath
     }
 
     /// Whether `keyPath` reads `rawValue` from values of `type`.
