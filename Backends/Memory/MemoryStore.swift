@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// It is the reference for the behaviour every store shares: StrataTesting's conformance
 /// suite runs against it first.
-public final class MemoryStore: DataStore, DataStoreBatching, @unchecked Sendable {
+public final class MemoryStore: DataStore, DataStoreBatching, DataStoreExplaining, @unchecked Sendable {
     /// The store's configuration.
     public let configuration: MemoryStoreConfiguration
     /// The models this store holds.
@@ -145,6 +145,18 @@ public final class MemoryStore: DataStore, DataStoreBatching, @unchecked Sendabl
                 state.records[id] = nil
             }
         }
+    }
+
+    /// Says that the filter, sort and window run on snapshots, or why the store refuses them.
+    public func explain<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> String {
+        var parts: [String] = []
+        switch Result(catching: { try request.filter }) {
+        case .success(nil): parts.append("MemoryStore scans every \(Schema.entityName(for: T.self)) snapshot")
+        case .success: parts.append("MemoryStore evaluates the filter on each \(Schema.entityName(for: T.self)) snapshot")
+        case .failure: parts.append("MemoryStore refuses the filter (no store-neutral form); the core filters in memory")
+        }
+        if (try? request.sortKeys) == nil { parts.append("refuses the sort; the core sorts in memory") }
+        return parts.joined(separator: "; ")
     }
 
     /// Removes every model.

@@ -402,17 +402,19 @@ private func failureDetails(_ filter: FilterExpression, _ values: [String: Persi
             #expect(actual == expected, "\(filter) on \(world.snapshot(of: model))", sourceLocation: sourceLocation)
             if expected { matched += 1 }
         }
+        // The message shows the filter, not the predicate: describing a predicate that holds a node
+        // Foundation does not declare (Strata's localizedStandardContains on Linux) traps in Foundation.
         if splits {
-            #expect(matched > 0 && matched < models.count, "\(predicate) matched \(matched) of \(models.count)", sourceLocation: sourceLocation)
+            #expect(matched > 0 && matched < models.count, "\(filter) matched \(matched) of \(models.count)", sourceLocation: sourceLocation)
         }
     }
 
     @Test func seedSearchPredicatesAnswerAsSwiftDoes() throws {
         let world = PredicateTestWorld()
-        for searchText in ["par", "FRANCE", "zur", "ō", ""] {
+        for searchText in ["par", "zur", "ō", "TOK", "FRANCE", ""] {
             try expectSameAnswers(
                 #Predicate<Trip> { searchText.isEmpty ? true : $0.name.localizedStandardContains(searchText) },
-                on: world.trips, in: world, splits: !searchText.isEmpty)
+                on: world.trips, in: world, splits: !searchText.isEmpty && searchText != "FRANCE")
             try expectSameAnswers(
                 #Predicate<Trip> {
                     searchText.isEmpty

@@ -70,6 +70,7 @@ struct PredicateTestWorld {
         second.date = today - day
         second.uuid = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
         second.decimal = 1
+        second.data = Data([9])
         second.priority = .low
         second.mood = .calm
         second.transport = .walk

@@ -77,6 +77,18 @@ extension ModelContext {
         }
         if let store = try? container.store(for: entityName) {
             lines.append("store: \(store.identifier) (\(type(of: store.store)))")
+            let request = DataStoreFetchRequest(
+                editingState: editingState, descriptor: descriptor, filter: translateFilter(descriptor.predicate),
+                sort: translateSort(descriptor.sortBy))
+            if let explaining = store.store as? any DataStoreExplaining {
+                do {
+                    lines.append(try explaining.explain(request))
+                } catch {
+                    lines.append("the store could not explain the fetch: \(error)")
+                }
+            } else {
+                lines.append("the store does not explain its plans; it may still refuse the filter or sort, which then run in memory")
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -124,6 +124,14 @@ public protocol DataStoreBatching: DataStore {
     func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws
 }
 
+/// A store that can describe how it would run a fetch, for ``ModelContext/explain(_:)``.
+public protocol DataStoreExplaining: DataStore {
+    /// How the store runs `request`: what it filters, sorts and windows itself (SQL, plans).
+    ///
+    /// - Throws: The store's error.
+    func explain<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> String
+}
+
 /// One context's view of the stores: its identity and the author of its changes.
 public struct EditingState: Identifiable, Sendable, Hashable {
     /// The identity of the context.
