@@ -367,3 +367,19 @@ extension ModelContextTests {
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<BucketListItem>()) == 3)
     }
 }
+
+extension ModelContextTests {
+    @Test func largeImportsUpsertAgainstStoredAndPendingModels() throws {
+        for index in 0..<50 { context.insert(Course(code: "C\(index)", title: "old \(index)")) }
+        try context.save()
+        for index in 25..<100 { context.insert(Course(code: "C\(index)", title: "new \(index)")) }
+        context.insert(Course(code: "C99", title: "newest 99"))
+        try context.save()
+        let courses = try ModelContext(container).fetch(FetchDescriptor<Course>())
+        #expect(courses.count == 100)
+        let titles = Dictionary(uniqueKeysWithValues: courses.map { ($0.code, $0.title) })
+        #expect(titles["C0"] == "old 0")
+        #expect(titles["C30"] == "new 30")
+        #expect(titles["C99"] == "newest 99")
+    }
+}

@@ -193,27 +193,74 @@ extension ModelContext {
     // MARK: Uniqueness
 
     /// Turns inserts that collide on a unique constraint into updates of the model they collide with.
+    ///
+    /// Collisions among this save's inserts are found by key; collisions with stored models
+    /// by one store query per insert when there are few, or one scan of the entity's stored
+    /// keys per constraint when there are many, so large imports stay linear.
     private func resolveUniqueness() throws {
-        var seen: [String: [[PersistentValue]: any PersistentModel]] = [:]
+        var groups: [String: [any PersistentModel]] = [:]
         for model in inserted.models {
-            guard let data = managedAny(model), !data.isDeleted, let runtime = try? runtime(for: data.entityName),
-                !runtime.uniqueSlots.isEmpty
-            else { continue }
-            for (index, constraint) in runtime.uniqueSlots.enumerated() {
-                let key = constraint.map { uniqueValue(of: model, slot: $0, runtime: runtime) }
-                if key.contains(.null) { continue }
-                let bucket = "\(runtime.entity.name)#\(index)"
-                if let earlier = seen[bucket]?[key], earlier !== model {
-                    merge(model, into: earlier)
-                    break
+            guard let data = managedAny(model), !data.isDeleted else { continue }
+            groups[data.entityName, default: []].append(model)
+        }
+        for (entityName, models) in groups {
+            let runtime = try runtime(for: entityName)
+            guard !runtime.uniqueSlots.isEmpty else { continue }
+            var merged = Set<ObjectIdentifier>()
+            for constraint in runtime.uniqueSlots {
+                var pendingByKey: [[PersistentValue]: any PersistentModel] = [:]
+                var candidates: [(any PersistentModel, [PersistentValue])] = []
+                for model in models where !merged.contains(ObjectIdentifier(model)) {
+                    let key = constraint.map { uniqueValue(of: model, slot: $0, runtime: runtime) }
+                    if key.contains(.null) { continue }
+                    if let earlier = pendingByKey[key] {
+                        merge(model, into: earlier)
+                        merged.insert(ObjectIdentifier(model))
+                        continue
+                    }
+                    pendingByKey[key] = model
+                    candidates.append((model, key))
                 }
-                if let stored = try storedModel(matching: constraint, key, runtime: runtime), stored !== model {
-                    merge(model, into: stored)
-                    break
+                if candidates.count > 32 {
+                    let stored = try storedKeys(of: constraint, runtime: runtime)
+                    for (model, key) in candidates {
+                        guard let id = stored[key], let existing = try liveModel(for: id), existing !== model else { continue }
+                        merge(model, into: existing)
+                        merged.insert(ObjectIdentifier(model))
+                    }
+                } else {
+                    for (model, key) in candidates {
+                        guard let existing = try storedModel(matching: constraint, key, runtime: runtime), existing !== model else { continue }
+                        merge(model, into: existing)
+                        merged.insert(ObjectIdentifier(model))
+                    }
                 }
-                seen[bucket, default: [:]][key] = model
             }
         }
+    }
+
+    /// The stored identifiers of `runtime`'s entity by their values for `constraint`.
+    private func storedKeys(of constraint: [Int], runtime: EntityRuntime) throws -> [[PersistentValue]: PersistentIdentifier] {
+        try storedKeys(of: constraint.map { runtime.propertyNames[$0] }, type: runtime.modelType)
+    }
+
+    private func storedKeys<T: PersistentModel>(of names: [String], type: T.Type) throws -> [[PersistentValue]: PersistentIdentifier] {
+        let store = try container.store(for: Schema.entityName(for: T.self))
+        let request = DataStoreFetchRequest(editingState: editingState, descriptor: FetchDescriptor<T>(), filter: .success(nil), sort: .success([]))
+        var keys: [[PersistentValue]: PersistentIdentifier] = [:]
+        for snapshot in try store.fetch(request).snapshots where snapshot.persistentIdentifier.entityName == Schema.entityName(for: T.self) {
+            let key = names.map { snapshot[$0] ?? .null }
+            if keys[key] == nil { keys[key] = snapshot.persistentIdentifier }
+        }
+        return keys
+    }
+
+    /// The registered model for `id` unless it is being deleted, else the stored one.
+    private func liveModel(for id: PersistentIdentifier) throws -> (any PersistentModel)? {
+        if let model = registered[id]?.model {
+            return managedAny(model)?.isDeleted == true ? nil : model
+        }
+        return try existingModel(for: id)
     }
 
     private func uniqueValue(of model: any PersistentModel, slot: Int, runtime: EntityRuntime) -> PersistentValue {
