@@ -500,6 +500,7 @@ private func failureDetails(_ filter: FilterExpression, _ values: [String: Persi
             #Predicate { $0.optionalString?.count == 3 },
             #Predicate { $0.optionalInt.flatMap { $0 * 2 > 10 } == true },
             #Predicate { $0.tags.contains("lake") || $0.tags.count == 3 },
+            #Predicate { $0.scores.isEmpty || $0.scores.count > 2 },
             #Predicate { $0.tags.min() == "beach" },
             #Predicate { $0.tags.max() == nil },
             #Predicate { $0.tags.contains { $0.starts(with: "o") } },

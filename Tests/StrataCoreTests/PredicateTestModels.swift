@@ -92,6 +92,7 @@ struct PredicateTestWorld {
         third.transport = .train(line: "S3")
         third.address = Address(street: "Main", postcode: "1")
         third.tags = ["old town", "beach", "zoo"]
+        third.scores = [:]
         third.optionalInt = 12
         third.optionalString = ""
         third.optionalPriority = .high

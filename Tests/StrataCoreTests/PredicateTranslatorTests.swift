@@ -215,6 +215,13 @@ private func unsupportedDetails<T: PersistentModel>(_ predicate: Predicate<T>) -
             .comparison(.equal, .count(property("bucketList")), .value(.int(0)))))
     }
 
+    @Test func dictionaryCountAndIsEmptyBecomeCounts() throws {
+        let filter = try PredicateTranslator.translate(#Predicate<Specimen> { $0.scores.count > 1 || $0.scores.isEmpty })
+        #expect(filter == .or(
+            .comparison(.greater, .count(property("scores")), .value(.int(1))),
+            .comparison(.equal, .count(property("scores")), .value(.int(0)))))
+    }
+
     @Test func minimumAndMaximumBecomeAggregates() throws {
         let filter = try PredicateTranslator.translate(#Predicate<Specimen> { $0.tags.min() == "lake" && $0.tags.max() != nil })
         #expect(filter == .and(

@@ -146,6 +146,11 @@ public struct FilterEvaluator {
         case .count(let operand):
             let result = try evaluate(operand, in: scope)
             if case .value(.string(let string)) = result { return .value(.int(Int64(string.count))) }
+            if case .value(.codable(let data)) = result,
+                case .object(let members)? = try? CodableAttributeCoding.decode(FilterJSONValue.self, from: data)
+            {
+                return .value(.int(Int64(members.count)))  // a stored dictionary
+            }
             guard let elements = try Self.elements(of: result, hint: nil) else { return .null }
             return .value(.int(Int64(elements.count)))
         case .aggregate(let aggregate, let operand):

@@ -91,7 +91,7 @@ public enum FilterArithmetic: String, Sendable, Hashable, Codable {
 
 /// The test of ``FilterExpression/stringTest(_:_:_:)``.
 public enum FilterStringTest: String, Sendable, Hashable, Codable {
-    /// `a.contains(b)`: case-sensitive, by Unicode scalars as Swift's `contains`.
+    /// `a.contains(b)`: case-sensitive, by `Character` as Swift's `contains` (so `"cafe\u{301}"` does not contain `"e"`).
     case contains
     /// `a.starts(with: b)`: case-sensitive prefix.
     case startsWith

@@ -206,6 +206,13 @@ extension Substring: _FilterCollection {
     }
 }
 
+extension Dictionary: _FilterCollection {
+    static func filterMember(_ keyPath: AnyKeyPath) -> _FilterCollectionMember? {
+        let members: [(AnyKeyPath, _FilterCollectionMember)] = [(\Self.count, .count), (\Self.isEmpty, .isEmpty)]
+        return members.first { $0.0 == keyPath }?.1
+    }
+}
+
 /// Implemented by the range types a captured range may have: its bounds, `nil` where open.
 protocol _FilterRangeConstant {
     var filterLower: Any? { get }
