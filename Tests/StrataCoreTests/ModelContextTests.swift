@@ -383,3 +383,13 @@ extension ModelContextTests {
         #expect(titles["C99"] == "newest 99")
     }
 }
+
+extension ModelContextTests {
+    @Test func modelsStayReadableAfterTheirContextIsDropped() throws {
+        _ = try insertSampleGraph()
+        let trip = try ModelContext(container)
+            .fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Zürich" })).first
+        #expect(trip?.bucketList.count == 2)
+        #expect(trip?.livingAccommodation?.placeName == "Hotel Seerose")
+    }
+}

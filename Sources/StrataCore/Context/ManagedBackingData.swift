@@ -31,7 +31,8 @@ protocol ManagedData: AnyObject {
 final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData {
     var slots: ContiguousArray<ManagedSlot>
     var persistentModelID: PersistentIdentifier?
-    weak var context: ModelContext?
+    // Strong: a model stays usable (faults resolve) after the app drops its context.
+    var context: ModelContext?
     weak var owner: Model?
     /// The slots as saved, captured at the first change after a save or fetch.
     var original: ContiguousArray<ManagedSlot>?

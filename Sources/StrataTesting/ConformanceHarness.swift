@@ -1,0 +1,82 @@
+import Foundation
+import StrataCore
+import Synchronization
+
+/// What a check gets to work with: fresh containers on the store under test.
+struct ConformanceHarness: Sendable {
+    /// The name of the running check.
+    let check: String
+    let makeConfiguration: StoreConformance.MakeConfiguration
+    /// The contexts the check made, kept alive until it ends: models refer to their context weakly.
+    let contexts: ContextKeeper
+
+    /// A new container holding `types` (and the models they relate to) in one new store.
+    ///
+    /// - Throws: What the configuration factory or the container throws.
+    func container(for types: any PersistentModel.Type...) throws -> ModelContainer {
+        let schema = Schema(types)
+        let configuration = try makeConfiguration(schema, Self.uniqueName(for: check))
+        return try ModelContainer(for: schema, configurations: [configuration])
+    }
+
+    /// A new context of `container` that lives as long as the check.
+    func context(_ container: ModelContainer) -> ModelContext {
+        let context = ModelContext(container)
+        contexts.keep(context)
+        return context
+    }
+
+    private static let counter = Counter()
+
+    /// A name for one configuration: the check's name as a slug, a process-wide counter and a random part.
+    static func uniqueName(for check: String) -> String {
+        var slug = ""
+        for character in check.lowercased() {
+            if character.isASCII && (character.isLetter || character.isNumber) {
+                slug.append(character)
+            } else if !slug.hasSuffix("-") {
+                slug.append("-")
+            }
+        }
+        slug = String(slug.prefix(40))
+        while slug.hasSuffix("-") { slug.removeLast() }
+        let random = UUID().uuidString.prefix(8).lowercased()
+        return "conformance-\(slug)-\(counter.next())-\(random)"
+    }
+}
+
+/// Holds the contexts of one check until the check ends.
+///
+/// Only the check's own thread touches the contexts it holds.
+final class ContextKeeper: @unchecked Sendable {
+    private var contexts: [ModelContext] = []
+
+    func keep(_ context: ModelContext) { contexts.append(context) }
+}
+
+/// A value shared between threads, guarded by a lock.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) { mutex = Mutex(value) }
+
+    /// The current value.
+    var value: Value { mutex.withLock { $0 } }
+
+    /// Runs `body` with exclusive access to the value.
+    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
+        mutex.withLock { body(&$0) }
+    }
+}
+
+/// A thread-safe increasing number.
+final class Counter: Sendable {
+    private let count = Locked(0)
+
+    func next() -> Int {
+        count.withLock { count in
+            count += 1
+            return count
+        }
+    }
+}
