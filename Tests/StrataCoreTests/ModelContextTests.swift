@@ -393,3 +393,17 @@ extension ModelContextTests {
         #expect(trip?.livingAccommodation?.placeName == "Hotel Seerose")
     }
 }
+
+extension ModelContextTests {
+    @Test func explainSaysWhereEachPartRunsWithoutShowingValues() throws {
+        let secret = "Zürich"
+        let translatable = FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == secret }, sortBy: [SortDescriptor(\.name)])
+        let plan = context.explain(translatable)
+        #expect(plan.contains("filter: in the store: ($0.destination == ?)"))
+        #expect(plan.contains("sort: in the store: name ascending"))
+        #expect(plan.contains("MemoryStore evaluates the filter"))
+        #expect(!plan.contains(secret))
+        let computed = FetchDescriptor<Specimen>(predicate: #Predicate { $0.summary == "x" })
+        #expect(context.explain(computed).contains("filter: in memory"))
+    }
+}

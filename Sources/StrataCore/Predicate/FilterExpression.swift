@@ -133,3 +133,40 @@ public struct FilterSortKey: Sendable, Hashable {
         self.stringOrder = stringOrder
     }
 }
+
+extension FilterExpression: CustomStringConvertible {
+    /// A compact, Swift-like rendering such as `($0.name == ?) && $0.bucketList.contains { !$1.isInPlan }`.
+    ///
+    /// Constants print as `?` (lists as `[?×3]`) so that logs and ``ModelContext/explain(_:)``
+    /// never show the values bound into a query.
+    public var description: String {
+        switch self {
+        case .value: return "?"
+        case .list(let values): return "[?×\(values.count)]"
+        case .property(let variable, let path):
+            return (["$\(variable)"] + (path.isEmpty ? ["persistentModelID"] : path)).joined(separator: ".")
+        case .comparison(let op, let lhs, let rhs):
+            let symbol = ["equal": "==", "notEqual": "!=", "less": "<", "lessOrEqual": "<=", "greater": ">", "greaterOrEqual": ">="][op.rawValue] ?? op.rawValue
+            return "(\(lhs) \(symbol) \(rhs))"
+        case .and(let lhs, let rhs): return "(\(lhs) && \(rhs))"
+        case .or(let lhs, let rhs): return "(\(lhs) || \(rhs))"
+        case .not(let operand): return "!\(operand)"
+        case .arithmetic(let op, let lhs, let rhs):
+            let symbol = ["add": "+", "subtract": "-", "multiply": "*", "divide": "/", "remainder": "%"][op.rawValue] ?? op.rawValue
+            return "(\(lhs) \(symbol) \(rhs))"
+        case .negate(let operand): return "-\(operand)"
+        case .conditional(let condition, let then, let otherwise): return "(\(condition) ? \(then) : \(otherwise))"
+        case .coalesce(let value, let fallback): return "(\(value) ?? \(fallback))"
+        case .stringTest(let test, let lhs, let rhs): return "\(lhs).\(test.rawValue)(\(rhs))"
+        case .stringOrder(let order, let lhs, let rhs): return "\(lhs).\(order.rawValue)Compare(\(rhs))"
+        case .contains(let collection, let element): return "\(collection).contains(\(element))"
+        case .rangeContains(let lower, let upper, let closed, let element):
+            return "(\(lower)\(closed ? "..." : "..<")\(upper)).contains(\(element))"
+        case .anySatisfy(let collection, let variable, let test): return "\(collection).contains { $\(variable) in \(test) }"
+        case .allSatisfy(let collection, let variable, let test): return "\(collection).allSatisfy { $\(variable) in \(test) }"
+        case .filter(let collection, let variable, let test): return "\(collection).filter { $\(variable) in \(test) }"
+        case .count(let operand): return "\(operand).count"
+        case .aggregate(let aggregate, let operand): return "\(operand).\(aggregate.rawValue)()"
+        }
+    }
+}
