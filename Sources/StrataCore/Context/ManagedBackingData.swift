@@ -40,14 +40,19 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     var isChanged = false
     var isDeleted = false
 
+    /// The entity's name, kept so hot paths need no type-to-name lookup.
+    let entityName: String
+
     init(for modelType: Model.Type) {
         slots = []
+        entityName = ModelLayout.of(Model.self).entityName
     }
 
-    init(slots: ContiguousArray<ManagedSlot>, identifier: PersistentIdentifier?, context: ModelContext) {
+    init(slots: ContiguousArray<ManagedSlot>, identifier: PersistentIdentifier?, context: ModelContext, entityName: String) {
         self.slots = slots
         self.persistentModelID = identifier
         self.context = context
+        self.entityName = entityName
     }
 
     var identifier: PersistentIdentifier? {
@@ -56,7 +61,6 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     }
 
     var ownerModel: (any PersistentModel)? { owner }
-    var entityName: String { ModelLayout.of(Model.self).entityName }
 
     var metadata: Any { persistentModelID?.storeIdentifier as Any }
 

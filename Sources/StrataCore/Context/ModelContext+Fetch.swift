@@ -124,7 +124,7 @@ extension ModelContext {
     func hasPendingChanges(for entityName: String) -> Bool {
         guard hasChanges else { return false }
         return (inserted.models + changed.models + deleted.models).contains {
-            Schema.entityName(for: type(of: $0)) == entityName
+            (managedAny($0)?.entityName ?? Schema.entityName(for: type(of: $0))) == entityName
         }
     }
 

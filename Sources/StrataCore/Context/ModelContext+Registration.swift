@@ -47,8 +47,9 @@ extension ModelContext {
             }
             slots.append(.loaded(value))
         }
-        let identifier = source.persistentModelID ?? PersistentIdentifier.temporary(entityName: ModelLayout.of(M.self).entityName)
-        let data = ManagedBackingData<M>(slots: slots, identifier: identifier, context: self)
+        let entityName = ModelLayout.of(M.self).entityName
+        let identifier = source.persistentModelID ?? PersistentIdentifier.temporary(entityName: entityName)
+        let data = ManagedBackingData<M>(slots: slots, identifier: identifier, context: self, entityName: entityName)
         data.owner = model
         data.isInserted = true
         model.persistentBackingData = data
@@ -234,13 +235,15 @@ extension ModelContext {
         }
         knownSnapshots[id] = nil
         let slots = try slots(from: snapshot, runtime: runtime, partial: partial)
-        let model = makeModel(runtime.modelType, slots: slots, id: id)
+        let model = makeModel(runtime.modelType, slots: slots, id: id, entityName: runtime.entity.name)
         registered[id] = WeakModel(model)
         return model
     }
 
-    private func makeModel<M: PersistentModel>(_ type: M.Type, slots: ContiguousArray<ManagedSlot>, id: PersistentIdentifier) -> M {
-        let data = ManagedBackingData<M>(slots: slots, identifier: id, context: self)
+    private func makeModel<M: PersistentModel>(
+        _ type: M.Type, slots: ContiguousArray<ManagedSlot>, id: PersistentIdentifier, entityName: String
+    ) -> M {
+        let data = ManagedBackingData<M>(slots: slots, identifier: id, context: self, entityName: entityName)
         let model = M(backingData: data)
         data.owner = model
         return model
@@ -248,7 +251,7 @@ extension ModelContext {
 
     func makePlaceholder(_ type: any PersistentModel.Type, _ id: PersistentIdentifier) -> any PersistentModel {
         let count = ModelLayout.of(type).propertyNames.count
-        return makeModel(type, slots: ContiguousArray(repeating: .loaded(.unset), count: count), id: id)
+        return makeModel(type, slots: ContiguousArray(repeating: .loaded(.unset), count: count), id: id, entityName: id.entityName)
     }
 
     func refresh(_ data: any ManagedData, from snapshot: DefaultSnapshot, runtime: EntityRuntime, partial: Bool) {

@@ -20,7 +20,8 @@ extension ModelContext {
 
         var groups: [String: (inserted: [any PersistentModel], updated: [any PersistentModel], deleted: [any PersistentModel])] = [:]
         func add(_ model: any PersistentModel, _ path: WritableKeyPath<(inserted: [any PersistentModel], updated: [any PersistentModel], deleted: [any PersistentModel]), [any PersistentModel]>) throws {
-            let store = try container.store(for: Schema.entityName(for: type(of: model)))
+            let entityName = managedAny(model)?.entityName ?? Schema.entityName(for: type(of: model))
+            let store = try container.store(for: entityName)
             groups[store.identifier, default: ([], [], [])][keyPath: path].append(model)
         }
         for model in inserted.models where managedAny(model)?.isDeleted != true { try add(model, \.inserted) }

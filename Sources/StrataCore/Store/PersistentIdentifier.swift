@@ -94,6 +94,15 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: key)
     }
 
+    /// Creates a permanent identifier for a model a store holds under an integer key, without
+    /// the generic overload's type checks (stores call this once per fetched row).
+    ///
+    /// - Throws: ``DataStoreError/unsupportedFeature`` when `storeIdentifier` or `entityName` is empty.
+    public static func identifier(for storeIdentifier: String, entityName: String, primaryKey: Int64) throws -> PersistentIdentifier {
+        guard !storeIdentifier.isEmpty, !entityName.isEmpty else { throw DataStoreError.unsupportedFeature }
+        return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: .int(primaryKey))
+    }
+
     /// The key the store gave this model, if it has the requested type.
     ///
     /// Stores use it to find their row or record again: `id.primaryKey(as: Int64.self)`.
