@@ -59,7 +59,7 @@ let package = Package(
         // The app-facing umbrella, the conformance suite and the sample.
         .target(name: "Strata", dependencies: ["StrataCore", "StrataSQLite"], path: "Sources/Strata"),
         .target(name: "StrataTesting", dependencies: ["StrataCore"], path: "Sources/StrataTesting"),
-        .executableTarget(name: "SampleTrips", dependencies: ["Strata", "StrataMemory"], path: "Samples/SampleTrips"),
+        .executableTarget(name: "SampleTrips", dependencies: ["Strata"], path: "Samples/SampleTrips"),
 
         // Tests.
         .testTarget(
@@ -72,7 +72,7 @@ let package = Package(
         ),
         .testTarget(name: "StrataCoreTests", dependencies: ["Strata", "StrataMemory"]),
         .testTarget(name: "StrataMemoryTests", dependencies: ["StrataMemory", "StrataTesting"]),
-        .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite"]),
+        .testTarget(name: "StrataSQLiteTests", dependencies: ["Strata", "StrataSQLite", "StrataTesting"]),
         .testTarget(name: "StrataJSONTests", dependencies: ["StrataJSON"]),
     ]
 )

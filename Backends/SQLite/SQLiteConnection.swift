@@ -5,7 +5,8 @@ internal import CSQLite
 /// Every C return code passes through ``check(_:sql:)``, which turns failures into
 /// ``SQLiteError`` values carrying SQLite's code and message.
 final class SQLiteConnection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
+    private var statementCache: [String: SQLiteStatement] = [:]
 
     /// Opens the database at `path` (`":memory:"` for a private in-memory database).
     ///
@@ -28,8 +29,32 @@ final class SQLiteConnection {
     let path: String
 
     deinit {
+        statementCache.removeAll()
         sqlite3_close_v2(handle)
     }
+
+    /// A new prepared statement for `sql`.
+    ///
+    /// - Throws: ``SQLiteError`` naming the SQL when it does not compile.
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        try SQLiteStatement(connection: self, sql: sql, database: handle)
+    }
+
+    /// The cached prepared statement for `sql`, reset and ready to bind.
+    ///
+    /// - Throws: ``SQLiteError`` naming the SQL when it does not compile.
+    func cached(_ sql: String) throws -> SQLiteStatement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// The rowid of the last inserted row.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Runs one or more statements that return no rows.
     ///

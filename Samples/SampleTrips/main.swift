@@ -1,11 +1,11 @@
 // SampleTrips: the Trips app of Apple's SwiftData sessions as a command-line program.
 //
-// It runs the sessions' flow through a ModelContainer: insert the trip graph, save, query
-// with the sessions' predicates, upsert on the #Unique constraint, cascade-delete, enumerate
-// in batches and roll back. The store is MemoryStore until the SQLite store lands.
+// It runs the sessions' flow through a ModelContainer on the default SQLite store: insert
+// the trip graph, save, query with the sessions' predicates, upsert on the #Unique
+// constraint, cascade-delete, enumerate in batches, roll back, then reopen the file and
+// read what was saved.
 import Foundation
 import Strata
-import StrataMemory
 
 let schema = Schema([Trip.self])
 print("Schema \(schema.version): \(schema.entities.map(\.name).joined(separator: ", "))")
@@ -17,7 +17,10 @@ for entity in schema.entities {
     if !entity.indices.isEmpty { print("    indices: \(entity.indices)") }
 }
 
-let container = try ModelContainer(for: schema, configurations: MemoryStoreConfiguration(name: "SampleTrips"))
+let container = try ModelContainer(for: Trip.self)
+try container.erase()
+let storeFile = (container.configurations.first as? ModelConfiguration)?.url.path ?? "?"
+print("\nStore: \(storeFile) (emptied for a fresh run)")
 let context = ModelContext(container)
 
 // Insert the graph: inserting each trip inserts its bucket list and accommodation.
@@ -67,3 +70,8 @@ context.rollback()
 print("After rollback: \(zurich.name) is in \(zurich.destination); \(try context.fetchCount(FetchDescriptor<Trip>())) trip(s).")
 
 print("\nHow the search runs:\n\(context.explain(FetchDescriptor(predicate: search, sortBy: [SortDescriptor(\.name)])))")
+
+// Reopen the file in a new container: what was saved is there.
+let reopened = try ModelContainer(for: Trip.self)
+let trips = try ModelContext(reopened).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+print("\nReopened \(storeFile): \(trips.map { "\($0.name) (\($0.bucketList.count) items, staying at \($0.livingAccommodation?.placeName ?? "nowhere"))" })")

@@ -116,6 +116,12 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         }
     }
 
+    /// The integer key the store gave this model, without the generic overload's casts.
+    public func primaryKey(as type: Int64.Type) -> Int64? {
+        if case .int(let value) = id.primaryKey { return value }
+        return nil
+    }
+
     private static let temporaryCounter = Atomic<UInt64>(0)
 
     /// A new temporary identifier for a model of `entityName` that has just been created.

@@ -1,0 +1,222 @@
+import Foundation
+import StrataCore
+
+/// A piece of SQL — a whole statement or a fragment of one — and the values bound to its
+/// `?` parameters, in order.
+///
+/// Build fragments with string interpolation so values can only enter as bindings:
+/// `"\(alias: t0).\(name: "title") = \(bind: .text(title))"` gives `t0."title" = ?`.
+struct SQLiteQuery: Hashable, Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    /// The SQL text, with a `?` for every binding.
+    var sql: String
+    /// The values of the `?` parameters, in the order they appear in ``sql``.
+    var bindings: [SQLiteValue]
+
+    init(sql: String, bindings: [SQLiteValue] = []) {
+        self.sql = sql
+        self.bindings = bindings
+    }
+
+    init(stringLiteral value: String) {
+        self.init(sql: value)
+    }
+
+    init(stringInterpolation: Interpolation) {
+        self.init(sql: stringInterpolation.sql, bindings: stringInterpolation.bindings)
+    }
+
+    /// The SQL text; bound values are never printed.
+    var description: String { sql }
+
+    /// `parts` joined by `separator`, bindings in order.
+    static func joined(_ parts: [SQLiteQuery], separator: String) -> SQLiteQuery {
+        SQLiteQuery(sql: parts.map(\.sql).joined(separator: separator), bindings: parts.flatMap(\.bindings))
+    }
+
+    /// `lhs` followed by `rhs`.
+    static func + (lhs: SQLiteQuery, rhs: SQLiteQuery) -> SQLiteQuery {
+        SQLiteQuery(sql: lhs.sql + rhs.sql, bindings: lhs.bindings + rhs.bindings)
+    }
+
+    /// Appends `rhs`'s text and bindings.
+    static func += (lhs: inout SQLiteQuery, rhs: SQLiteQuery) {
+        lhs.sql += rhs.sql
+        lhs.bindings += rhs.bindings
+    }
+
+    /// The interpolations a fragment accepts: fragments, bindings, quoted names and aliases.
+    struct Interpolation: StringInterpolationProtocol {
+        var sql = ""
+        var bindings: [SQLiteValue] = []
+
+        init(literalCapacity: Int, interpolationCount: Int) {
+            sql.reserveCapacity(literalCapacity + interpolationCount * 8)
+        }
+
+        mutating func appendLiteral(_ literal: String) {
+            sql += literal
+        }
+
+        /// A nested fragment, with its bindings.
+        mutating func appendInterpolation(_ fragment: SQLiteQuery) {
+            sql += fragment.sql
+            bindings += fragment.bindings
+        }
+
+        /// A `?` bound to `value`.
+        mutating func appendInterpolation(bind value: SQLiteValue) {
+            sql += "?"
+            bindings.append(value)
+        }
+
+        /// A table or column name, quoted.
+        mutating func appendInterpolation(name: String) {
+            sql += SQLIdentifier.quote(name)
+        }
+
+        /// A table alias the compiler made (`t0`, `t1`, ...).
+        mutating func appendInterpolation(alias: SQLiteQueryCompiler.Alias) {
+            sql += alias.sql
+        }
+    }
+}
+
+/// Compiles store-neutral filters (``FilterExpression``) and sorts (``FilterSortKey``) into
+/// SQLite statements over the tables ``SQLiteSchemaMapping`` describes.
+///
+/// Constants only ever become `?` bindings and names are quoted, so no user value is part
+/// of the SQL text. The fetched entity's table is `t0`; subqueries for to-one hops and
+/// collection variables use `t1`, `t2`, ... Results equal `FilterEvaluator`'s, except where
+/// SQL cannot follow Swift, as the compiling functions' comments say: decimals compare as
+/// `REAL`, `contains`/`starts(with:)` match Unicode scalars rather than `Character`s, and
+/// integer overflow or division by zero give a `REAL` or `NULL` where Swift traps.
+///
+/// ```swift
+/// let compiler = SQLiteQueryCompiler(mapping: mapping, storeIdentifier: store.identifier)
+/// let query = try compiler.identifiers(entity: "Trip", filter: filter, sort: keys, limit: 20, offset: nil)
+/// ```
+struct SQLiteQueryCompiler: Sendable {
+    let mapping: SQLiteSchemaMapping
+    let storeIdentifier: String
+
+    /// Creates a compiler for the tables of `mapping`; identifiers of `storeIdentifier` are its rows.
+    init(mapping: SQLiteSchemaMapping, storeIdentifier: String) {
+        self.mapping = mapping
+        self.storeIdentifier = storeIdentifier
+    }
+
+    /// `SELECT <columns> FROM "Entity" AS t0 [WHERE ...] ORDER BY ..., t0."_pk" [LIMIT ? OFFSET ?]`.
+    ///
+    /// `columns` are SQL expressions the caller writes (such as `t0."_pk"`); they are used
+    /// as given. Rows always end ordered by `_pk`, so equal sort keys and unsorted fetches
+    /// come back in a stable order.
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` or ``DataStoreError/preferInMemorySort``
+    ///   for a filter or sort SQL cannot express exactly (see ``fallbackReason(entity:filter:sort:)``);
+    ///   ``DataStoreError/unsupportedFeature`` for an entity the mapping does not have.
+    func select(
+        entity: String, columns: [String], filter: FilterExpression?, sort: [FilterSortKey], limit: Int?, offset: Int?
+    ) throws -> SQLiteQuery {
+        var compilation = try Compilation(compiler: self, entity: entity)
+        var query = SQLiteQuery(sql: "SELECT " + columns.joined(separator: ", ") + " FROM ")
+        query += compilation.rootTable
+        if let filter { query += " WHERE " + (try compilation.whereCondition(filter)) }
+        query += " ORDER BY " + (try compilation.orderBy(sort))
+        query += Self.limitClause(limit: limit, offset: offset)
+        return query
+    }
+
+    /// `SELECT t0."_pk" ...`: the primary keys of the matching rows, in sort order.
+    ///
+    /// - Throws: As ``select(entity:columns:filter:sort:limit:offset:)``.
+    func identifiers(
+        entity: String, filter: FilterExpression?, sort: [FilterSortKey], limit: Int?, offset: Int?
+    ) throws -> SQLiteQuery {
+        try select(
+            entity: entity, columns: [Alias.root.sql + "." + SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)],
+            filter: filter, sort: sort, limit: limit, offset: offset)
+    }
+
+    /// `SELECT COUNT(*) ...`: the number of matching rows, after `offset` and `limit`.
+    ///
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` for a filter SQL cannot express;
+    ///   ``DataStoreError/unsupportedFeature`` for an unknown entity.
+    func count(entity: String, filter: FilterExpression?, limit: Int?, offset: Int?) throws -> SQLiteQuery {
+        var compilation = try Compilation(compiler: self, entity: entity)
+        var rows = compilation.rootTable
+        if let filter { rows += " WHERE " + (try compilation.whereCondition(filter)) }
+        guard limit != nil || offset != nil else { return "SELECT COUNT(*) FROM " + rows }
+        let key = SQLiteQuery(sql: Alias.root.sql + "." + SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey))
+        return "SELECT COUNT(*) FROM (SELECT \(key) FROM \(rows)\(Self.limitClause(limit: limit, offset: offset)))"
+    }
+
+    /// `DELETE FROM "Entity" [WHERE "_pk" IN (SELECT t0."_pk" FROM "Entity" AS t0 WHERE ...)]`.
+    ///
+    /// Only the entity's own rows are deleted; join-table rows and delete rules are the caller's.
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` for a filter SQL cannot express;
+    ///   ``DataStoreError/unsupportedFeature`` for an unknown entity.
+    func delete(entity: String, filter: FilterExpression?) throws -> SQLiteQuery {
+        var compilation = try Compilation(compiler: self, entity: entity)
+        let table: SQLiteQuery = "\(name: compilation.rootTableName)"
+        guard let filter else { return "DELETE FROM \(table)" }
+        let condition = try compilation.whereCondition(filter)
+        let key = SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)
+        return "DELETE FROM \(table) WHERE \(SQLiteQuery(sql: key)) IN (SELECT \(alias: .root).\(name: SQLiteSchemaMapping.primaryKey) FROM \(compilation.rootTable) WHERE \(condition))"
+    }
+
+    /// The condition of `filter` on rows of `entity` aliased `t0`, without the `WHERE` keyword.
+    ///
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` for a filter SQL cannot express;
+    ///   ``DataStoreError/unsupportedFeature`` for an unknown entity.
+    func whereClause(_ filter: FilterExpression, entity: String) throws -> SQLiteQuery {
+        var compilation = try Compilation(compiler: self, entity: entity)
+        return try compilation.whereCondition(filter)
+    }
+
+    /// The `ORDER BY` terms of `sort` on rows of `entity` aliased `t0`, ending with `t0."_pk"`.
+    ///
+    /// - Throws: ``DataStoreError/preferInMemorySort`` for a key SQL cannot order exactly;
+    ///   ``DataStoreError/unsupportedFeature`` for an unknown entity.
+    func orderBy(_ sort: [FilterSortKey], entity: String) throws -> SQLiteQuery {
+        var compilation = try Compilation(compiler: self, entity: entity)
+        return try compilation.orderBy(sort)
+    }
+
+    /// Why `filter` or `sort` must run in memory, or `nil` when both compile; for `explain()` and logs.
+    func fallbackReason(entity: String, filter: FilterExpression?, sort: [FilterSortKey]) -> String? {
+        guard var compilation = try? Compilation(compiler: self, entity: entity) else {
+            return "the SQLite store has no table for \(entity)"
+        }
+        do {
+            if let filter { _ = try compilation.condition(filter, in: compilation.rootScope) }
+            for key in sort { _ = try compilation.orderTerm(key) }
+            return nil
+        } catch let unsupported as Unsupported {
+            return unsupported.reason
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// `LIMIT ? OFFSET ?`, `LIMIT ?`, `LIMIT -1 OFFSET ?` or nothing.
+    private static func limitClause(limit: Int?, offset: Int?) -> SQLiteQuery {
+        switch (limit, offset) {
+        case (nil, nil): return ""
+        case (let limit?, nil): return " LIMIT \(bind: .integer(Int64(limit)))"
+        case (nil, let offset?): return " LIMIT -1 OFFSET \(bind: .integer(Int64(offset)))"
+        case (let limit?, let offset?): return " LIMIT \(bind: .integer(Int64(limit))) OFFSET \(bind: .integer(Int64(offset)))"
+        }
+    }
+
+    /// A table alias of a compiled statement: `t0` is the fetched entity.
+    struct Alias: Hashable, Sendable {
+        let number: Int
+        var sql: String { "t\(number)" }
+        static let root = Alias(number: 0)
+    }
+
+    /// Why a filter or sort cannot be compiled; becomes `preferInMemoryFilter`/`preferInMemorySort`.
+    struct Unsupported: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
+    }
+}

@@ -1,0 +1,152 @@
+import StrataCore
+
+/// How a schema becomes tables: one table per entity with an integer primary key `_pk`,
+/// one column per attribute and per to-one relationship, and join tables for to-many
+/// relationships that have no to-one inverse.
+///
+/// Column representations (chosen so SQL compares and sorts like Swift where the type is
+/// comparable):
+///
+/// | kind | column | stored as |
+/// |---|---|---|
+/// | bool | INTEGER | 0 or 1 |
+/// | int | INTEGER | the value (`UInt64` by bit pattern) |
+/// | double | REAL | the value |
+/// | string | TEXT | the value |
+/// | data | BLOB | the bytes |
+/// | date | REAL | seconds since 2001-01-01 00:00 UTC (`timeIntervalSinceReferenceDate`, exact) |
+/// | uuid | TEXT | upper-case canonical form (sorts like the bytes) |
+/// | url | TEXT | `absoluteString` |
+/// | decimal | TEXT | `Decimal.description` (exact); compared in SQL as REAL |
+/// | codable | TEXT | JSON with sorted keys |
+/// | to-one | INTEGER | the destination's `_pk`, or TEXT holding the identifier as JSON when the destination lives in another store |
+struct SQLiteSchemaMapping: Sendable {
+    /// The table of one entity.
+    struct Table: Sendable {
+        let entityName: String
+        let tableName: String
+        /// Property names in slot order, as snapshots carry them.
+        let propertyNames: [String]
+        /// One entry per property, in slot order.
+        let properties: [Property]
+        /// Columns besides `_pk`, in table order: attributes and to-one relationships.
+        let columns: [Column]
+        let uniqueConstraints: [[String]]
+        let indices: [[String]]
+    }
+
+    /// A column of an entity table.
+    struct Column: Sendable {
+        let name: String
+        /// The property's slot.
+        let slot: Int
+        let kind: PersistentValue.Kind
+        let isOptional: Bool
+        /// For to-one relationships: the destination entity; `crossStore` when it lives elsewhere.
+        let destination: String?
+        let crossStore: Bool
+        let externalStorage: Bool
+    }
+
+    /// How one property is stored.
+    enum Property: Sendable {
+        /// A column of the entity's own table (attributes and to-one relationships).
+        case column(Int)
+        /// A to-many read from the destination table's column that holds the inverse to-one.
+        case inverseColumn(destination: String, column: String)
+        /// A to-many stored in a join table; `ownerColumn` holds this entity's `_pk`.
+        case joinTable(name: String, ownerColumn: String, memberColumn: String, destination: String)
+        /// A to-many whose destination lives in another store: a JSON array of identifiers.
+        case crossStoreList(column: Int)
+    }
+
+    /// A join table shared by a many-to-many pair, or owned by a one-way to-many.
+    struct JoinTable: Sendable, Hashable {
+        let name: String
+        let sourceColumn: String
+        let targetColumn: String
+    }
+
+    let tables: [String: Table]
+    let orderedTables: [Table]
+    let joinTables: [JoinTable]
+
+    static let primaryKey = "_pk"
+
+    init(schema: Schema) {
+        let local = Set(schema.entities.map(\.name))
+        var tables: [String: Table] = [:]
+        var ordered: [Table] = []
+        var joins: [JoinTable] = []
+        for entity in schema.entities {
+            var columns: [Column] = []
+            var properties: [Property] = []
+            for (slot, property) in entity.storedProperties.enumerated() {
+                if let attribute = property as? Schema.Attribute {
+                    properties.append(.column(columns.count))
+                    columns.append(Column(
+                        name: attribute.name, slot: slot, kind: attribute.persistentValueKind,
+                        isOptional: attribute.isOptional, destination: nil, crossStore: false,
+                        externalStorage: attribute.options.contains(.externalStorage) && attribute.persistentValueKind == .data))
+                    continue
+                }
+                guard let relationship = property as? Schema.Relationship else { continue }
+                let crossStore = !local.contains(relationship.destination)
+                if relationship.isToOneRelationship {
+                    properties.append(.column(columns.count))
+                    columns.append(Column(
+                        name: relationship.name, slot: slot, kind: .identifier, isOptional: true,
+                        destination: relationship.destination, crossStore: crossStore, externalStorage: false))
+                } else if crossStore {
+                    properties.append(.crossStoreList(column: columns.count))
+                    columns.append(Column(
+                        name: relationship.name, slot: slot, kind: .identifiers, isOptional: true,
+                        destination: relationship.destination, crossStore: true, externalStorage: false))
+                } else if let inverseName = relationship.inverseName,
+                    let inverse = schema.entitiesByName[relationship.destination]?.relationshipsByName[inverseName],
+                    inverse.isToOneRelationship
+                {
+                    properties.append(.inverseColumn(destination: relationship.destination, column: inverseName))
+                } else {
+                    let join = Self.joinTable(entity: entity.name, relationship: relationship)
+                    if !joins.contains(join) { joins.append(join) }
+                    let owns = join.name == Self.joinTableName(entity.name, relationship.name)
+                    properties.append(.joinTable(
+                        name: join.name, ownerColumn: owns ? join.sourceColumn : join.targetColumn,
+                        memberColumn: owns ? join.targetColumn : join.sourceColumn, destination: relationship.destination))
+                }
+            }
+            let table = Table(
+                entityName: entity.name, tableName: entity.name, propertyNames: entity.storedProperties.map(\.name),
+                properties: properties, columns: columns, uniqueConstraints: entity.uniquenessConstraints,
+                indices: zip(entity.indices, entity.indexKinds).filter { $0.1 == .binary }.map(\.0))
+            tables[entity.name] = table
+            ordered.append(table)
+        }
+        self.tables = tables
+        self.orderedTables = ordered
+        self.joinTables = joins
+    }
+
+    private static func joinTableName(_ entity: String, _ relationship: String) -> String {
+        "\(entity)_\(relationship)"
+    }
+
+    /// The join table of a to-many without a to-one inverse: named after the smaller of the
+    /// two (entity, relationship) pairs, so both sides of a many-to-many share it.
+    private static func joinTable(entity: String, relationship: Schema.Relationship) -> JoinTable {
+        let mine = joinTableName(entity, relationship.name)
+        guard let inverse = relationship.inverseName else {
+            return JoinTable(name: mine, sourceColumn: "source", targetColumn: "target")
+        }
+        let theirs = joinTableName(relationship.destination, inverse)
+        return JoinTable(name: min(mine, theirs), sourceColumn: "source", targetColumn: "target")
+    }
+}
+
+/// SQL identifier quoting: every table and column name passes through here.
+enum SQLIdentifier {
+    static func quote(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import StrataCore
+
+/// Writes the tables, indexes and metadata of a ``SQLiteSchemaMapping``, and checks an
+/// existing database against a schema before anything is written to it.
+enum SQLiteSchemaWriter {
+    static let metadataTable = "_strata_metadata"
+    static let formatVersion = "1"
+
+    /// The statements that create every table and index of `mapping`.
+    static func createStatements(_ mapping: SQLiteSchemaMapping) -> [String] {
+        var statements: [String] = []
+        for table in mapping.orderedTables {
+            statements.append(createTable(table, mapping: mapping))
+            statements.append(contentsOf: indexStatements(table))
+        }
+        for join in mapping.joinTables {
+            let name = SQLIdentifier.quote(join.name)
+            let source = SQLIdentifier.quote(join.sourceColumn)
+            let target = SQLIdentifier.quote(join.targetColumn)
+            statements.append("CREATE TABLE IF NOT EXISTS \(name) (\(source) INTEGER NOT NULL, \(target) INTEGER NOT NULL, UNIQUE (\(source), \(target)))")
+            statements.append("CREATE INDEX IF NOT EXISTS \(SQLIdentifier.quote("\(join.name)_\(join.targetColumn)")) ON \(name) (\(target))")
+        }
+        return statements
+    }
+
+    static func createTable(_ table: SQLiteSchemaMapping.Table, mapping: SQLiteSchemaMapping) -> String {
+        var columns = ["\(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)) INTEGER PRIMARY KEY"]
+        for column in table.columns { columns.append(columnDefinition(column, mapping: mapping)) }
+        return "CREATE TABLE IF NOT EXISTS \(SQLIdentifier.quote(table.tableName)) (\(columns.joined(separator: ", ")))"
+    }
+
+    static func columnDefinition(_ column: SQLiteSchemaMapping.Column, mapping: SQLiteSchemaMapping) -> String {
+        let name = SQLIdentifier.quote(column.name)
+        if let destination = column.destination, column.kind == .identifier, !column.crossStore,
+            let target = mapping.tables[destination]
+        {
+            return "\(name) INTEGER REFERENCES \(SQLIdentifier.quote(target.tableName))(\(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey))) ON DELETE SET NULL"
+        }
+        return "\(name) \(columnType(column.kind))"
+    }
+
+    static func columnType(_ kind: PersistentValue.Kind) -> String {
+        switch kind {
+        case .bool, .int: "INTEGER"
+        case .double, .date: "REAL"
+        case .string, .uuid, .url, .decimal, .codable, .identifier, .identifiers: "TEXT"
+        case .data: "BLOB"
+        }
+    }
+
+    static func indexStatements(_ table: SQLiteSchemaMapping.Table) -> [String] {
+        var statements: [String] = []
+        let tableName = SQLIdentifier.quote(table.tableName)
+        for constraint in table.uniqueConstraints {
+            let name = SQLIdentifier.quote("\(table.tableName)_unique_\(constraint.joined(separator: "_"))")
+            statements.append("CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(tableName) (\(constraint.map(SQLIdentifier.quote).joined(separator: ", ")))")
+        }
+        for index in table.indices {
+            let name = SQLIdentifier.quote("\(table.tableName)_index_\(index.joined(separator: "_"))")
+            statements.append("CREATE INDEX IF NOT EXISTS \(name) ON \(tableName) (\(index.map(SQLIdentifier.quote).joined(separator: ", ")))")
+        }
+        for column in table.columns where column.kind == .identifier && !column.crossStore {
+            let name = SQLIdentifier.quote("\(table.tableName)_fk_\(column.name)")
+            statements.append("CREATE INDEX IF NOT EXISTS \(name) ON \(tableName) (\(SQLIdentifier.quote(column.name)))")
+        }
+        return statements
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+internal import CSQLite
+
+/// One prepared statement, finalized when released. Reused by binding, stepping and resetting.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private unowned let connection: SQLiteConnection
+    let sql: String
+
+    init(connection: SQLiteConnection, sql: String, database: OpaquePointer) throws {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        try connection.check(code, sql: sql)
+        guard let statement else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "the SQL holds no statement", sql: sql, path: connection.path)
+        }
+        self.handle = statement
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Clears bindings and rewinds, ready for the next use.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds `values` to the parameters `?1`, `?2`, ... in order.
+    ///
+    /// - Throws: ``SQLiteError`` when SQLite refuses a binding.
+    func bind(_ values: [SQLiteValue]) throws {
+        for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1)) }
+    }
+
+    /// Binds one value to parameter `index` (1-based).
+    ///
+    /// - Throws: ``SQLiteError`` when SQLite refuses the binding.
+    func bind(_ value: SQLiteValue, at index: Int32) throws {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, index)
+        case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
+        case .real(let number): code = sqlite3_bind_double(handle, index, number)
+        case .text(let text):
+            // The byte count, not -1: a string may hold NUL characters, which -1 would cut at.
+            code = sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), strata_sqlite_transient())
+        case .blob(let bytes):
+            code = bytes.withUnsafeBytes { buffer in
+                sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), strata_sqlite_transient())
+            }
+        }
+        try connection.check(code, sql: sql)
+    }
+
+    /// Advances to the next row; `false` when the statement is done.
+    ///
+    /// - Throws: ``SQLiteError`` with the statement's SQL.
+    func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            try connection.check(code, sql: sql)
+            return false
+        }
+    }
+
+    /// Runs the statement to completion, discarding rows.
+    ///
+    /// - Throws: ``SQLiteError`` with the statement's SQL.
+    func run() throws {
+        while try step() {}
+    }
+
+    /// The number of columns in a result row.
+    var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// The value of column `index` (0-based) of the current row.
+    func column(_ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, index) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(handle, index))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default: return .null
+        }
+    }
+
+    /// Column `index` as an integer.
+    func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+
+    /// The query plan SQLite chose, one line per step (`EXPLAIN QUERY PLAN`).
+    static func queryPlan(for sql: String, bindings: [SQLiteValue], on connection: SQLiteConnection) throws -> [String] {
+        let statement = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
+        try statement.bind(bindings)
+        var lines: [String] = []
+        while try statement.step() {
+            if case .text(let detail) = statement.column(3) { lines.append(detail) }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import StrataCore
+
+/// The default store: models in a SQLite database, one table per entity.
+///
+/// Saves run in one write transaction on the writer connection; fetches run on separate
+/// read connections (WAL mode), so reads from several contexts proceed while a save is
+/// in progress. Filters, sorts and windows compile to SQL with bound parameters; what SQL
+/// cannot express is refused with `preferInMemoryFilter`/`preferInMemorySort` so the core
+/// finishes it. See ``SQLiteSchemaMapping`` for the table layout.
+public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplaining, @unchecked Sendable {
+    /// The configuration the store was opened with.
+    public let configuration: ModelConfiguration
+    /// The models the store holds.
+    public let schema: Schema
+    /// The store's identity, kept in the database so identifiers stay valid across launches.
+    public let identifier: String
+
+    let mapping: SQLiteSchemaMapping
+    let compiler: SQLiteQueryCompiler
+    let path: String
+    let externalStorage: ExternalStorage?
+    /// The one connection that writes; `writerLock` serialises its users.
+    private let writer: SQLiteConnection
+    private let writerLock = NSLock()
+    /// Idle read connections; `readersLock` guards the array.
+    private var readers: [SQLiteConnection] = []
+    private let readersLock = NSLock()
+    private let sharesWriterForReads: Bool
+
+    /// Opens (creating when needed) the database the configuration names.
+    ///
+    /// - Throws: ``SQLiteStoreError/notADatabase(path:)`` for a file that is not SQLite,
+    ///   ``SQLiteStoreError/foreignDatabase(path:tables:)`` for a SQLite file Strata did not
+    ///   create, ``SwiftDataError/backwardMigration`` for a file written by a newer schema
+    ///   version, ``SwiftDataError/unknownSchema`` when the schema changed in a way that is
+    ///   not additive, ``SQLiteStoreError/readOnly(path:)`` when a read-only store would have
+    ///   to be created or changed, or ``SQLiteError``. The file is never modified then.
+    public init(_ configuration: ModelConfiguration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
+        guard let schema = configuration.schema else { throw DataStoreError.unsupportedFeature }
+        self.configuration = configuration
+        self.schema = schema
+        self.mapping = SQLiteSchemaMapping(schema: schema)
+        let memory = configuration.isStoredInMemoryOnly
+        path = memory ? ":memory:" : configuration.url.path
+        if !memory { try Self.checkFile(configuration) }
+        let connection = try SQLiteConnection(path: path, readOnly: !configuration.allowsSave)
+        try connection.execute("PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON")
+        try SQLiteFunctions.register(on: connection)
+        // Checked before WAL is switched on: changing the journal mode rewrites the header,
+        // and a file that is not ours must stay byte for byte as it was.
+        identifier = try SQLiteMetadata.prepare(connection, mapping: mapping, schema: schema, allowsSave: configuration.allowsSave, path: path)
+        if configuration.allowsSave && !memory { try Self.enableWAL(connection) }
+        compiler = SQLiteQueryCompiler(mapping: mapping, storeIdentifier: identifier)
+        externalStorage = memory ? nil : ExternalStorage(directory: URL(fileURLWithPath: path + ".external"))
+        writer = connection
+        sharesWriterForReads = memory
+    }
+
+    private static func checkFile(_ configuration: ModelConfiguration) throws {
+        let url = configuration.url
+        let manager = FileManager.default
+        if manager.fileExists(atPath: url.path) {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            let header = try handle.read(upToCount: 16) ?? Data()
+            if !header.isEmpty && header != Data("SQLite format 3\0".utf8) {
+                throw SQLiteStoreError.notADatabase(path: url.path)
+            }
+        } else {
+            guard configuration.allowsSave else { throw SQLiteStoreError.readOnly(path: url.path) }
+            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+    }
+
+    /// WAL lets readers run while a save writes; `synchronous = NORMAL` is durable in WAL
+    /// mode up to the last checkpointed transaction, as SQLite documents.
+    static func enableWAL(_ connection: SQLiteConnection) throws {
+        _ = try connection.scalarText("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = NORMAL")
+    }
+
+    // MARK: Connections
+
+    /// Runs `body` on the writer connection, one caller at a time.
+    func write<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        return try body(writer)
+    }
+
+    /// Runs `body` on a read connection; in-memory stores read on the writer.
+    func read<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+        if sharesWriterForReads { return try write(body) }
+        readersLock.lock()
+        let pooled = readers.popLast()
+        readersLock.unlock()
+        let connection = try pooled ?? openReader()
+        defer {
+            readersLock.lock()
+            if readers.count < 4 { readers.append(connection) }
+            readersLock.unlock()
+        }
+        return try body(connection)
+    }
+
+    private func openReader() throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, readOnly: true)
+        try connection.execute("PRAGMA busy_timeout = 5000")
+        try SQLiteFunctions.register(on: connection)
+        return connection
+    }
+
+    // MARK: DataStore
+
+    /// Removes every row of every table (the schema stays) and the externally stored files.
+    ///
+    /// - Throws: ``SQLiteStoreError/readOnly(path:)`` for a read-only store, or ``SQLiteError``.
+    public func erase() throws {
+        guard configuration.allowsSave else { throw SQLiteStoreError.readOnly(path: path) }
+        try write { connection in
+            try connection.execute("BEGIN IMMEDIATE")
+            do {
+                for table in mapping.joinTables { try connection.execute("DELETE FROM \(SQLIdentifier.quote(table.name))") }
+                for table in mapping.orderedTables { try connection.execute("DELETE FROM \(SQLIdentifier.quote(table.tableName))") }
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+        try externalStorage?.removeAll()
+    }
+}

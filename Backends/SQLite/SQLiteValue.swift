@@ -1,0 +1,92 @@
+import Foundation
+import StrataCore
+
+/// A value as SQLite stores it: one of its five storage classes.
+enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+}
+
+/// Converts between ``PersistentValue``s and the column representations that
+/// ``SQLiteSchemaMapping`` documents.
+enum SQLiteValueCodec {
+    /// The column form of `value`; `storeIdentifier` turns same-store identifiers into `_pk`s.
+    static func encode(_ value: PersistentValue, storeIdentifier: String) -> SQLiteValue {
+        switch value {
+        case .null: return .null
+        case .bool(let flag): return .integer(flag ? 1 : 0)
+        case .int(let number): return .integer(number)
+        case .double(let number): return .real(number)
+        case .string(let text): return .text(text)
+        case .data(let bytes): return .blob(bytes)
+        case .date(let date): return .real(date.timeIntervalSinceReferenceDate)
+        case .uuid(let uuid): return .text(uuid.uuidString)
+        case .url(let url): return .text(url.absoluteString)
+        case .decimal(let decimal): return .text(decimal.description)
+        case .codable(let json): return .text(String(decoding: json, as: UTF8.self))
+        case .identifier(let id):
+            if id.storeIdentifier == storeIdentifier, let key = id.primaryKey(as: Int64.self) { return .integer(key) }
+            return .text(encodeIdentifiers([id]))
+        case .identifiers(let ids):
+            return .text(encodeIdentifiers(ids))
+        }
+    }
+
+    /// The persistent value of a column read as `stored`, for a property of `kind`.
+    ///
+    /// - Throws: ``SQLiteStoreError/corruptValue`` naming the column when the stored value
+    ///   cannot be a value of that kind.
+    static func decode(
+        _ stored: SQLiteValue, kind: PersistentValue.Kind, destination: String?, storeIdentifier: String,
+        table: String, column: String
+    ) throws -> PersistentValue {
+        func corrupt() -> SQLiteStoreError { .corruptValue(table: table, column: column, expected: kind.rawValue) }
+        switch (stored, kind) {
+        case (.null, .identifiers): return .identifiers([])
+        case (.null, _): return .null
+        case (.integer(let number), .bool): return .bool(number != 0)
+        case (.integer(let number), .int): return .int(number)
+        case (.integer(let number), .double): return .double(Double(number))
+        case (.real(let number), .double): return .double(number)
+        case (.text(let text), .string): return .string(text)
+        case (.blob(let bytes), .data): return .data(bytes)
+        case (.real(let seconds), .date): return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case (.integer(let seconds), .date): return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        case (.text(let text), .uuid):
+            guard let uuid = UUID(uuidString: text) else { throw corrupt() }
+            return .uuid(uuid)
+        case (.text(let text), .url):
+            guard let url = URL(string: text) else { throw corrupt() }
+            return .url(url)
+        case (.text(let text), .decimal):
+            guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { throw corrupt() }
+            return .decimal(decimal)
+        case (.integer(let number), .decimal): return .decimal(Decimal(number))
+        case (.text(let text), .codable): return .codable(Data(text.utf8))
+        case (.integer(let key), .identifier):
+            guard let destination else { throw corrupt() }
+            return .identifier(try PersistentIdentifier.identifier(for: storeIdentifier, entityName: destination, primaryKey: key))
+        case (.text(let text), .identifier):
+            guard let id = decodeIdentifiers(text)?.first else { throw corrupt() }
+            return .identifier(id)
+        case (.text(let text), .identifiers):
+            guard let ids = decodeIdentifiers(text) else { throw corrupt() }
+            return .identifiers(ids)
+        default:
+            throw corrupt()
+        }
+    }
+
+    private static func encodeIdentifiers(_ ids: [PersistentIdentifier]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(ids)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    }
+
+    private static func decodeIdentifiers(_ text: String) -> [PersistentIdentifier]? {
+        try? JSONDecoder().decode([PersistentIdentifier].self, from: Data(text.utf8))
+    }
+}

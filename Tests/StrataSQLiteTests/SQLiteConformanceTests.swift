@@ -1,0 +1,23 @@
+import Foundation
+import StrataSQLite
+import StrataTesting
+import Testing
+
+/// SQLiteStore runs the shared conformance suite, on disk and in memory.
+@Suite struct SQLiteConformanceTests {
+    @Test(arguments: StoreConformance.checks)
+    func conformsOnDisk(to check: StoreConformance.Check) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-conformance-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try StoreConformance.run(check) { schema, name in
+            ModelConfiguration(name, schema: schema, url: directory.appendingPathComponent("\(name).store"))
+        }
+    }
+
+    @Test(arguments: StoreConformance.checks)
+    func conformsInMemory(to check: StoreConformance.Check) throws {
+        try StoreConformance.run(check) { schema, name in
+            ModelConfiguration(name, schema: schema, isStoredInMemoryOnly: true)
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Strata
+import Testing
+
+@testable import StrataSQLite
+
+/// What is SQLiteStore's own: the file, its tables and columns, the engine settings.
+@Suite struct SQLiteStoreTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-sqlite-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func storeURL(_ name: String = "trips") -> URL { directory.appendingPathComponent("\(name).store") }
+
+    func container(_ url: URL, allowsSave: Bool = true) throws -> ModelContainer {
+        try ModelContainer(for: DiskTrip.self, Sample.self, configurations: ModelConfiguration(url: url, allowsSave: allowsSave))
+    }
+
+    let today = Date(timeIntervalSinceReferenceDate: 780_000_000.5)
+
+    func insertTrips(into container: ModelContainer) throws {
+        let context = ModelContext(container)
+        let zurich = DiskTrip(name: "Lakes", destination: "Zürich", startDate: today - 86_400, endDate: today + 5 * 86_400)
+        zurich.bucketList = [DiskItem(title: "Swim", isInPlan: true), DiskItem(title: "Uetliberg", isInPlan: false)]
+        zurich.livingAccommodation = DiskStay(placeName: "Hotel Seerose")
+        context.insert(zurich)
+        context.insert(DiskTrip(name: "Temples", destination: "Kyoto", startDate: today + 30 * 86_400, endDate: today + 40 * 86_400))
+        try context.save()
+    }
+
+    @Test func seedFlowSurvivesClosingAndReopening() throws {
+        let url = storeURL()
+        try insertTrips(into: try container(url))
+        let reopened = try container(url)
+        let context = ModelContext(reopened)
+        let searchText = "zür"
+        let search = #Predicate<DiskTrip> {
+            searchText.isEmpty ? true : $0.name.localizedStandardContains(searchText) || $0.destination.localizedStandardContains(searchText)
+        }
+        #expect(try context.fetch(FetchDescriptor(predicate: search)).map(\.name) == ["Lakes"])
+        let hotel = "Hotel Seerose"
+        #expect(try context.fetch(FetchDescriptor(predicate: #Predicate<DiskTrip> { $0.livingAccommodation?.placeName == hotel })).map(\.name) == ["Lakes"])
+        let now = today
+        let unplanned = #Predicate<DiskTrip> { trip in
+            trip.startDate < now && now < trip.endDate && trip.bucketList.filter { !$0.isInPlan }.count > 0
+        }
+        #expect(try context.fetch(FetchDescriptor(predicate: unplanned)).map(\.name) == ["Lakes"])
+        let later = today + 20 * 86_400
+        let upcoming = #Predicate<DiskTrip> { $0.startDate > later }
+        #expect(try context.fetch(FetchDescriptor(predicate: upcoming)).map(\.destination) == ["Kyoto"])
+        let lakes = try #require(try context.fetch(FetchDescriptor(predicate: search)).first)
+        #expect(Set(lakes.bucketList.map(\.title)) == ["Swim", "Uetliberg"])
+        #expect(lakes.livingAccommodation?.trip === lakes)
+    }
+
+    @Test func cascadeAndUpsertWorkOnDisk() throws {
+        let url = storeURL()
+        let container = try container(url)
+        try insertTrips(into: container)
+        let context = ModelContext(container)
+        let lakes = try #require(try context.fetch(FetchDescriptor<DiskTrip>(predicate: #Predicate { $0.name == "Lakes" })).first)
+        context.insert(DiskTrip(name: "Lakes", destination: "Zurich", startDate: lakes.startDate, endDate: lakes.endDate))
+        try context.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<DiskTrip>()) == 2)
+        context.delete(lakes)
+        try context.save()
+        let fresh = ModelContext(try self.container(url))
+        #expect(try fresh.fetchCount(FetchDescriptor<DiskTrip>()) == 1)
+        #expect(try fresh.fetchCount(FetchDescriptor<DiskItem>()) == 0)
+        #expect(try fresh.fetchCount(FetchDescriptor<DiskStay>()) == 0)
+    }
+
+    @Test func columnsHoldTheDocumentedRepresentations() throws {
+        let url = storeURL()
+        let context = ModelContext(try container(url))
+        let uuid = UUID(uuidString: "3E1B2B7C-6F6B-4C47-9F43-4D1F2B0B9A10")!
+        let sample = Sample(flag: true, when: Date(timeIntervalSinceReferenceDate: 12.25), uuid: uuid, amount: Decimal(string: "12.50")!, tags: ["b", "a"])
+        sample.link = URL(string: "https://example.com/x")
+        context.insert(sample)
+        try context.save()
+        let connection = try SQLiteConnection(path: url.path, readOnly: true)
+        #expect(try connection.scalarText("SELECT typeof(\"flag\") || ':' || \"flag\" FROM \"Sample\"") == "integer:1")
+        #expect(try connection.scalarText("SELECT typeof(\"when\") || ':' || \"when\" FROM \"Sample\"") == "real:12.25")
+        #expect(try connection.scalarText("SELECT \"uuid\" FROM \"Sample\"") == uuid.uuidString)
+        #expect(try connection.scalarText("SELECT typeof(\"amount\") || ':' || \"amount\" FROM \"Sample\"") == "text:12.5")
+        #expect(try connection.scalarText("SELECT \"tags\" FROM \"Sample\"") == #"["b","a"]"#)
+        #expect(try connection.scalarText("SELECT \"link\" FROM \"Sample\"") == "https://example.com/x")
+        #expect(try connection.scalarText("PRAGMA journal_mode") == "wal")
+        #expect(try connection.scalarText("SELECT \"key\" FROM \"_strata_metadata\" WHERE \"key\" = 'schema'") == "schema")
+        #expect(try connection.scalarText("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'DiskTrip_unique_%'") == "1")
+        #expect(try connection.scalarText("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'DiskTrip_index_%'") == "4")
+    }
+
+    @Test func readOnlyStoreFetchesButRefusesToSave() throws {
+        let url = storeURL()
+        try insertTrips(into: try container(url))
+        let before = try Data(contentsOf: url)
+        let readOnly = ModelContext(try container(url, allowsSave: false))
+        #expect(try readOnly.fetchCount(FetchDescriptor<DiskTrip>()) == 2)
+        readOnly.insert(DiskTrip(name: "New", destination: "X", startDate: today, endDate: today))
+        #expect(throws: SQLiteStoreError.readOnly(path: url.path)) { try readOnly.save() }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func aFileThatIsNotADatabaseIsRefusedAndLeftAlone() throws {
+        let url = storeURL()
+        let text = Data("name,destination\nLakes,Zürich\n".utf8)
+        try text.write(to: url)
+        #expect(throws: SwiftDataError.loadIssueModelContainer) { _ = try container(url) }
+        #expect(try Data(contentsOf: url) == text)
+    }
+
+    @Test func aForeignSQLiteDatabaseIsRefusedAndLeftAlone() throws {
+        let url = storeURL()
+        do {
+            let connection = try SQLiteConnection(path: url.path)
+            try connection.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5)")
+        }
+        let before = try Data(contentsOf: url)
+        do {
+            _ = try container(url)
+            Issue.record("opening a database Strata did not create must fail")
+        } catch let error as SwiftDataError {
+            #expect(error == .loadIssueModelContainer)
+            #expect(error.details.contains("did not create"))
+        }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func aStoreWrittenByANewerSchemaIsRefusedAndLeftAlone() throws {
+        let url = storeURL("notes")
+        let newer = try ModelContainer(for: Schema(versionedSchema: NotesV2.self), configurations: [ModelConfiguration(url: url)])
+        let context = ModelContext(newer)
+        context.insert(NotesV2.Note(text: "hello"))
+        try context.save()
+        let before = try Data(contentsOf: url)
+        #expect(throws: SwiftDataError.backwardMigration) {
+            _ = try ModelContainer(for: Schema(versionedSchema: NotesV1.self), configurations: [ModelConfiguration(url: url)])
+        }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func anOlderStoreGainsNewOptionalAndDefaultedColumns() throws {
+        let url = storeURL("notes")
+        do {
+            let older = try ModelContainer(for: Schema(versionedSchema: NotesV1.self), configurations: [ModelConfiguration(url: url)])
+            let context = ModelContext(older)
+            context.insert(NotesV1.Note(text: "kept"))
+            try context.save()
+        }
+        let newer = try ModelContainer(for: Schema(versionedSchema: NotesV2.self), configurations: [ModelConfiguration(url: url)])
+        let notes = try ModelContext(newer).fetch(FetchDescriptor<NotesV2.Note>())
+        #expect(notes.map(\.text) == ["kept"])
+        #expect(notes.first?.tag == nil)
+        #expect(notes.first?.priority == 3)
+    }
+
+    @Test func largeDataMarkedExternalLivesBesideTheStoreAndLeavesWithItsRow() throws {
+        let url = storeURL()
+        let container = try container(url)
+        let context = ModelContext(container)
+        let sample = Sample(flag: false, when: today, uuid: UUID(), amount: 1, tags: [])
+        let photo = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0) })
+        sample.photo = photo
+        context.insert(sample)
+        try context.save()
+        let external = URL(fileURLWithPath: url.path + ".external")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: external.path).count == 1)
+        let fetched = try ModelContext(container).fetch(FetchDescriptor<Sample>()).first
+        #expect(fetched?.photo == photo)
+        context.delete(sample)
+        try context.save()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: external.path).isEmpty)
+    }
+
+    @Test func readersSeeWholeSavesWhileAWriteIsInProgress() async throws {
+        let url = storeURL()
+        let container = try container(url)
+        try insertTrips(into: container)
+        let writer = Task.detached {
+            for round in 0..<5 {
+                let context = ModelContext(container)
+                for index in 0..<200 {
+                    context.insert(DiskTrip(name: "r\(round)-\(index)", destination: "D", startDate: .now, endDate: .now))
+                }
+                try context.save()
+            }
+        }
+        var counts: [Int] = []
+        while !writer.isCancelled {
+            let context = ModelContext(container)
+            counts.append(try context.fetchCount(FetchDescriptor<DiskTrip>()))
+            if counts.last == 1002 { break }
+            await Task.yield()
+        }
+        try await writer.value
+        #expect(counts.allSatisfy { ($0 - 2) % 200 == 0 })
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<DiskTrip>()) == 1002)
+    }
+
+    @Test func defaultConfigurationNamesDefaultStoreInTheDataDirectory() {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/share")
+        let expected = base.appendingPathComponent(ProcessInfo.processInfo.processName).appendingPathComponent("default.store")
+        #expect(ModelConfiguration().url == expected)
+        #expect(ModelConfiguration(isStoredInMemoryOnly: true).isStoredInMemoryOnly)
+    }
+
+    @Test func explainShowsTheSQLAndQueryPlan() throws {
+        let container = try container(storeURL())
+        let plan = ModelContext(container).explain(FetchDescriptor<DiskTrip>(predicate: #Predicate { $0.name == "Lakes" }))
+        #expect(plan.contains("SQL: SELECT"))
+        #expect(plan.contains("plan:"))
+        #expect(plan.contains("DiskTrip_"))
+        #expect(!plan.contains("Lakes"))
+    }
+}
