@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+@testable import StrataCore
 import Testing
 
 @testable import StrataSQLite
@@ -217,5 +218,33 @@ import Testing
         #expect(plan.contains("plan:"))
         #expect(plan.contains("DiskTrip_"))
         #expect(!plan.contains("Lakes"))
+    }
+}
+
+extension SQLiteStoreTests {
+    @Test func propertiesToFetchSelectsOnlyThoseColumnsAndTheRestFaultIn() throws {
+        let url = storeURL()
+        let container = try container(url)
+        try insertTrips(into: container)
+        var descriptor = FetchDescriptor<DiskTrip>(sortBy: [SortDescriptor(\.name)])
+        descriptor.propertiesToFetch = [\.name]
+        let trips = try ModelContext(container).fetch(descriptor)
+        #expect(trips.map(\.name) == ["Lakes", "Temples"])
+        #expect(trips.map(\.destination) == ["Zürich", "Kyoto"])
+        #expect(trips.first?.bucketList.count == 2)
+    }
+
+    @Test func batchDeleteRemovesMatchingRowsInSQL() throws {
+        let url = storeURL()
+        let container = try container(url)
+        try insertTrips(into: container)
+        let store = try SQLiteStore(ModelConfiguration(schema: container.schema, url: url), migrationPlan: nil)
+        let predicate = #Predicate<DiskTrip> { $0.destination == "Kyoto" }
+        let request = DataStoreBatchDeleteRequest(
+            editingState: EditingState(), predicate: predicate, includeSubclasses: true,
+            filter: .success(.comparison(.equal, .property(variable: 0, path: ["destination"]), .value(.string("Kyoto")))))
+        try store.delete(request)
+        let left = try ModelContext(container).fetch(FetchDescriptor<DiskTrip>())
+        #expect(left.map(\.destination) == ["Zürich"])
     }
 }
