@@ -117,6 +117,8 @@ struct SaveWriter {
 
     /// Insert statements by entity, so a save of many rows neither rebuilds nor re-hashes the SQL per row.
     private var insertStatements: [String: SQLiteStatement] = [:]
+    /// Update statements by entity, for the same reason.
+    private var updateStatements: [String: SQLiteStatement] = [:]
 
     private mutating func insert(_ snapshot: DefaultSnapshot, into table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> Int64 {
         pendingFixups = []
@@ -149,9 +151,16 @@ struct SaveWriter {
         try collectExternalFiles(of: key, in: table, on: connection)
         var values = try bindings(snapshot, table: table, key: key)
         values.append(.integer(key))
-        let assignments = table.columns.enumerated().map { "\(SQLIdentifier.quote($1.name)) = ?\($0 + 1)" }.joined(separator: ", ")
-        let statement = try connection.cached(
-            "UPDATE \(SQLIdentifier.quote(table.tableName)) SET \(assignments) WHERE \(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)) = ?\(table.columns.count + 1)")
+        let statement: SQLiteStatement
+        if let cached = updateStatements[table.entityName] {
+            cached.reset()
+            statement = cached
+        } else {
+            let assignments = table.columns.enumerated().map { "\(SQLIdentifier.quote($1.name)) = ?\($0 + 1)" }.joined(separator: ", ")
+            statement = try connection.cached(
+                "UPDATE \(SQLIdentifier.quote(table.tableName)) SET \(assignments) WHERE \(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)) = ?\(table.columns.count + 1)")
+            updateStatements[table.entityName] = statement
+        }
         try statement.bind(values)
         try statement.run()
     }
