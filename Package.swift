@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "StrataCoreTests", dependencies: ["Strata", "StrataMemory"]),
         .testTarget(name: "StrataMemoryTests", dependencies: ["StrataMemory", "StrataTesting"]),
         .testTarget(name: "StrataSQLiteTests", dependencies: ["Strata", "StrataSQLite", "StrataTesting"]),
-        .testTarget(name: "StrataJSONTests", dependencies: ["StrataJSON"]),
+        .testTarget(name: "StrataJSONTests", dependencies: ["StrataJSON", "StrataTesting", "StrataSQLite"]),
     ]
 )
 

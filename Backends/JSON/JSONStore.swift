@@ -1,0 +1,271 @@
+import Foundation
+import StrataCore
+import Synchronization
+
+/// A store that keeps its models in one JSON document, read through json-c.
+///
+/// The document is read once when the store opens and kept in memory; fetches, counts and
+/// identifier lists run on snapshots with ``FilterEvaluator`` and never touch the file.
+/// Each save rewrites the whole document atomically (temporary file, `fsync`, `rename`,
+/// `fsync` of the folder). A save refuses with ``JSONStoreError/documentChangedOnDisk(file:)``
+/// when another process or an editor changed the file since the store read or last wrote
+/// it: nothing is merged and nothing is overwritten; reopen the container to pick up the
+/// other version. A document that cannot be read makes opening fail with a
+/// ``JSONStoreError`` naming the file, and the file stays as it was.
+public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining, Sendable {
+    /// The store's configuration.
+    public let configuration: JSONStoreConfiguration
+    /// The models this store holds.
+    public let schema: Schema
+    /// The document's `storeIdentifier`, kept across saves and reopenings.
+    public let identifier: String
+
+    private let file: JSONDocumentFile
+    private let layouts: [JSONEntityLayout]
+
+    private struct State: Sendable {
+        var contents: JSONStoreContents
+        /// The version of the file the contents were read from or last written as; `nil` when there was no file.
+        var identity: JSONDocumentFile.Identity?
+    }
+
+    /// The current contents; readers copy them out and work without the lock.
+    private let state: Mutex<State>
+    /// Held for a whole save, so saves apply one after another to the newest contents.
+    private let saving = Mutex(())
+
+    /// Opens the document at the configuration's URL, or an empty store when there is no file yet.
+    ///
+    /// - Throws: ``JSONStoreError/malformedDocument(file:offset:reason:)`` for text that is not
+    ///   JSON, ``JSONStoreError/wrongShape(file:path:reason:)`` for JSON that is not a Strata
+    ///   document of this schema, ``JSONStoreError/unsupportedFormatVersion(file:version:)``,
+    ///   ``JSONStoreError/operationFailed(file:operation:errorNumber:)`` when the file cannot be
+    ///   read, and ``DataStoreError/unsupportedFeature`` when the configuration has no schema.
+    public init(_ configuration: JSONStoreConfiguration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
+        guard let schema = configuration.schema else { throw DataStoreError.unsupportedFeature }
+        try configuration.validate()
+        self.configuration = configuration
+        self.schema = schema
+        let file = JSONDocumentFile(url: configuration.url)
+        let layouts = schema.entities.map(JSONEntityLayout.init)
+        self.file = file
+        self.layouts = layouts
+        let initial: State
+        if let (bytes, identity) = try file.read() {
+            let document = try JSONDocument.parse(bytes, file: file.path)
+            initial = State(contents: try JSONStoreFormat.read(document, layouts: layouts), identity: identity)
+        } else {
+            var contents = JSONStoreContents(storeIdentifier: UUID().uuidString)
+            for layout in layouts { contents.tables[layout.name] = JSONStoreContents.Table() }
+            initial = State(contents: contents, identity: nil)
+        }
+        self.identifier = initial.contents.storeIdentifier
+        self.state = Mutex(initial)
+    }
+
+    // MARK: Fetching
+
+    /// The snapshots of `T` matching the request, sorted and windowed.
+    ///
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` or ``DataStoreError/preferInMemorySort``
+    ///   when the request has no store-neutral form, or an evaluation error.
+    public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: try select(request))
+    }
+
+    /// The number of models matching the request's filter, within its window.
+    ///
+    /// - Throws: As ``fetch(_:)``.
+    public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
+        try select(request, sorted: false).count
+    }
+
+    /// The identifiers of the models matching the request, in order.
+    ///
+    /// - Throws: As ``fetch(_:)``.
+    public func fetchIdentifiers<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> [PersistentIdentifier] {
+        try select(request).map(\.persistentIdentifier)
+    }
+
+    /// The matching snapshots in document order, then sorted (unless `sorted` is `false`) and windowed.
+    private func select<T: PersistentModel>(_ request: DataStoreFetchRequest<T>, sorted: Bool = true) throws -> [DefaultSnapshot] {
+        let filter = try request.filter
+        let keys = sorted ? try request.sortKeys : []
+        let entityName = Schema.entityName(for: T.self)
+        let contents = state.withLock { $0.contents }
+        let evaluator = FilterEvaluator { contents.snapshot(for: $0) }
+        var snapshots: [DefaultSnapshot] = []
+        if case .contains(.list(let values), .property(0, [])) = filter {
+            // The core faults relationships in by identifier: look them up, in the list's order.
+            var seen = Set<PersistentIdentifier>()
+            for case .identifier(let id) in values where id.entityName == entityName && seen.insert(id).inserted {
+                if let snapshot = contents.snapshot(for: id) { snapshots.append(snapshot) }
+            }
+        } else if let table = contents.tables[entityName] {
+            for record in table.records {
+                if let filter, try !evaluator.matches(record.snapshot, filter) { continue }
+                snapshots.append(record.snapshot)
+            }
+        }
+        if !keys.isEmpty {
+            var failure: (any Error)?
+            snapshots = snapshots.enumerated().sorted { lhs, rhs in
+                do {
+                    if try evaluator.areInIncreasingOrder(lhs.element, rhs.element, by: keys) { return true }
+                    if try evaluator.areInIncreasingOrder(rhs.element, lhs.element, by: keys) { return false }
+                } catch {
+                    failure = failure ?? error
+                }
+                return lhs.offset < rhs.offset
+            }.map(\.element)
+            if let failure { throw failure }
+        }
+        let offset = min(max(request.descriptor.fetchOffset ?? 0, 0), snapshots.count)
+        var window = snapshots[offset...]
+        if let limit = request.descriptor.fetchLimit, limit >= 0 { window = window.prefix(limit) }
+        return Array(window)
+    }
+
+    // MARK: Saving
+
+    /// Applies inserts, updates and deletes, writes the document, and gives inserted models
+    /// permanent identifiers; nothing changes, in memory or on disk, when it throws.
+    ///
+    /// - Throws: ``JSONStoreError/readOnly(file:)`` for an `allowsSave: false` configuration,
+    ///   ``JSONStoreError/documentChangedOnDisk(file:)`` when the file changed since it was
+    ///   read, ``JSONStoreError/modelNotFound(file:identifier:)`` when an update or delete
+    ///   names a model the document does not hold, or a write failure.
+    public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        if request.inserted.isEmpty && request.updated.isEmpty && request.deleted.isEmpty {
+            return DataStoreSaveChangesResult(for: identifier)
+        }
+        guard configuration.allowsSave else { throw JSONStoreError.readOnly(file: file.path) }
+        return try saving.withLock { _ in
+            var next = state.withLock { $0 }
+            let remapped = try apply(request, to: &next.contents)
+            try write(&next)
+            state.withLock { $0 = next }
+            return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: remapped)
+        }
+    }
+
+    /// Applies a save request to `contents`, returning the permanent identifiers of inserted models.
+    private func apply(
+        _ request: DataStoreSaveChangesRequest<DefaultSnapshot>, to contents: inout JSONStoreContents
+    ) throws -> [PersistentIdentifier: PersistentIdentifier] {
+        var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        remapped.reserveCapacity(request.inserted.count)
+        for snapshot in request.inserted {
+            guard contents.nextKey < .max else {
+                throw JSONStoreError.unrepresentableValue(file: file.path, path: "nextKey", reason: "no key is left for new models")
+            }
+            let key = contents.nextKey
+            contents.nextKey += 1
+            remapped[snapshot.persistentIdentifier] = try PersistentIdentifier.identifier(
+                for: identifier, entityName: snapshot.persistentIdentifier.entityName, primaryKey: key)
+        }
+        for snapshot in request.inserted {
+            let id = remapped[snapshot.persistentIdentifier]!
+            let record = JSONStoreContents.Record(
+                key: id.primaryKey(as: Int64.self)!, snapshot: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped),
+                unknownMembers: [])
+            guard contents.tables[id.entityName] != nil else { throw unknownEntity(id) }
+            _ = contents.tables[id.entityName]!.append(record)
+        }
+        for snapshot in request.updated {
+            let id = snapshot.persistentIdentifier
+            guard id.storeIdentifier == identifier, let key = id.primaryKey(as: Int64.self),
+                contents.tables[id.entityName]?.update(key, snapshot: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped)) == true
+            else { throw JSONStoreError.modelNotFound(file: file.path, identifier: id.description) }
+        }
+        var deletions: [String: Set<Int64>] = [:]
+        for snapshot in request.deleted {
+            let id = snapshot.persistentIdentifier
+            guard id.storeIdentifier == identifier, let key = id.primaryKey(as: Int64.self) else {
+                throw JSONStoreError.modelNotFound(file: file.path, identifier: id.description)
+            }
+            deletions[id.entityName, default: []].insert(key)
+        }
+        for (entityName, keys) in deletions {
+            guard contents.tables[entityName]?.remove(keys) == true else {
+                throw JSONStoreError.modelNotFound(file: file.path, identifier: "\(entityName) \(keys.sorted())")
+            }
+        }
+        return remapped
+    }
+
+    private func unknownEntity(_ id: PersistentIdentifier) -> JSONStoreError {
+        JSONStoreError.wrongShape(file: file.path, path: "entities.\(id.entityName)", reason: "the store's schema has no entity \(id.entityName)")
+    }
+
+    /// Writes `state.contents` over the document and records the new file's identity.
+    private func write(_ state: inout State) throws {
+        guard configuration.allowsSave else { throw JSONStoreError.readOnly(file: file.path) }
+        let document = try JSONStoreFormat.write(
+            state.contents, layouts: layouts, schemaVersion: schema.version.description, file: file.path)
+        let expected = state.identity
+        state.identity = try document.withSerialized { try file.replace(with: $0, expecting: expected) }
+    }
+
+    /// Deletes every model of `T` the request's filter selects, and writes the document.
+    ///
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the predicate has no store-neutral
+    ///   form, or as ``save(_:)``.
+    public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
+        let filter = try request.filter
+        let entityName = Schema.entityName(for: T.self)
+        try saving.withLock { _ in
+            var next = state.withLock { $0 }
+            guard let table = next.contents.tables[entityName] else { return }
+            let contents = next.contents
+            let evaluator = FilterEvaluator { contents.snapshot(for: $0) }
+            var keys = Set<Int64>()
+            for record in table.records {
+                if let filter, try !evaluator.matches(record.snapshot, filter) { continue }
+                keys.insert(record.key)
+            }
+            guard !keys.isEmpty else { return }
+            _ = next.contents.tables[entityName]!.remove(keys)
+            try write(&next)
+            state.withLock { $0 = next }
+        }
+    }
+
+    // MARK: Other requests
+
+    /// Says that the filter, sort and window run on the document's snapshots in memory, or why the store refuses them.
+    public func explain<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> String {
+        let entityName = Schema.entityName(for: T.self)
+        var parts: [String] = []
+        switch Result(catching: { try request.filter }) {
+        case .success(nil): parts.append("JSONStore scans every \(entityName) record of \(file.path) (loaded in memory)")
+        case .success(.contains(.list, .property(0, []))?): parts.append("JSONStore looks up \(entityName) records by key")
+        case .success: parts.append("JSONStore evaluates the filter on each \(entityName) record of \(file.path) (loaded in memory)")
+        case .failure: parts.append("JSONStore refuses the filter (no store-neutral form); the core filters in memory")
+        }
+        switch Result(catching: { try request.sortKeys }) {
+        case .success(let keys) where !keys.isEmpty: parts.append("sorts by \(keys.map { $0.path.joined(separator: ".") }.joined(separator: ", "))")
+        case .success: break
+        case .failure: parts.append("refuses the sort; the core sorts in memory")
+        }
+        if request.descriptor.fetchOffset != nil || request.descriptor.fetchLimit != nil { parts.append("applies the offset and limit") }
+        return parts.joined(separator: "; ")
+    }
+
+    /// Removes every model and deletes the document.
+    ///
+    /// - Throws: ``JSONStoreError/readOnly(file:)`` for an `allowsSave: false` configuration,
+    ///   or a file-system failure.
+    public func erase() throws {
+        guard configuration.allowsSave else { throw JSONStoreError.readOnly(file: file.path) }
+        try saving.withLock { _ in
+            try file.remove()
+            state.withLock { state in
+                var contents = JSONStoreContents(storeIdentifier: identifier)
+                contents.nextKey = state.contents.nextKey
+                for layout in layouts { contents.tables[layout.name] = JSONStoreContents.Table() }
+                state = State(contents: contents, identity: nil)
+            }
+        }
+    }
+}

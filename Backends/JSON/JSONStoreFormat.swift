@@ -1,0 +1,167 @@
+import Foundation
+import StrataCore
+
+/// The `strata-json` document format: reading a document into ``JSONStoreContents`` and writing one back.
+///
+/// ```json
+/// {"format": "strata-json", "formatVersion": 1, "schemaVersion": "1.0.0",
+///  "storeIdentifier": "…", "nextKey": 9, "entities": {"Trip": [{"id": "1", "name": "Kyoto", …}]}}
+/// ```
+/// The StrataCore catalog's "JSON store format" article describes every rule.
+enum JSONStoreFormat {
+    /// The value of the `format` member.
+    static let name = "strata-json"
+    /// The newest `formatVersion` this store reads, and the one it writes.
+    static let version = 1
+    /// The top-level members the format defines; others are kept as they are.
+    static let definedMembers: Set<String> = ["format", "formatVersion", "schemaVersion", "storeIdentifier", "nextKey", "entities"]
+
+    /// Reads a parsed document.
+    ///
+    /// - Throws: ``JSONStoreError/wrongShape(file:path:reason:)`` naming the first value that
+    ///   does not fit, or ``JSONStoreError/unsupportedFormatVersion(file:version:)``.
+    static func read(_ document: JSONDocument, layouts: [JSONEntityLayout]) throws -> JSONStoreContents {
+        let file = document.file
+        func wrong(_ path: String, _ reason: String) -> JSONStoreError { .wrongShape(file: file, path: path, reason: reason) }
+        let root = document.rootNode
+        guard root.isObject else { throw wrong("the top level", "expected an object, found \(root.typeName)") }
+        guard let format = root.member("format")?.string else {
+            throw wrong("format", "expected \"\(name)\"; this file is not a Strata JSON document")
+        }
+        guard format == name else { throw wrong("format", "expected \"\(name)\", found \"\(format)\"") }
+        guard let version = root.member("formatVersion")?.int64 else { throw wrong("formatVersion", "expected an integer") }
+        guard version <= Int64(Self.version), version >= 1 else {
+            throw JSONStoreError.unsupportedFormatVersion(file: file, version: Int(clamping: version))
+        }
+        var storeIdentifier = UUID().uuidString
+        if let member = root.member("storeIdentifier") {
+            guard let text = member.string, !text.isEmpty else { throw wrong("storeIdentifier", "expected a non-empty string") }
+            storeIdentifier = text
+        }
+        var contents = JSONStoreContents(storeIdentifier: storeIdentifier)
+        var highestKey: Int64 = 0
+        if let member = root.member("nextKey") {
+            guard let next = member.int64, next >= 1 else { throw wrong("nextKey", "expected a positive integer") }
+            contents.nextKey = next
+        }
+        guard let entities = root.member("entities"), entities.isObject else {
+            throw wrong("entities", "expected an object with an array of records per entity")
+        }
+        let coding = JSONValueCoding(storeIdentifier: storeIdentifier, file: file)
+        let layoutsByName = Dictionary(layouts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for layout in layouts { contents.tables[layout.name] = JSONStoreContents.Table() }
+        let idKey = try document.key("id")
+        try entities.forEachMember { entityName, records in
+            guard let layout = layoutsByName[entityName] else {
+                contents.unknownEntities.append((entityName, records.plainText))
+                return
+            }
+            guard records.isArray else { throw wrong("entities.\(entityName)", "expected an array of records, found \(records.typeName)") }
+            let (table, highest) = try readRecords(
+                records, layout: layout, keys: layout.propertyNames.map { try document.key($0) }, idKey: idKey, coding: coding)
+            highestKey = max(highestKey, highest)
+            contents.tables[entityName] = table
+        }
+        root.forEachMember { member, node in
+            if !definedMembers.contains(member) { contents.unknownMembers.append((member, node.plainText)) }
+        }
+        if highestKey == .max { throw wrong("entities", "a record's key is the largest integer; no key is left for new models") }
+        contents.nextKey = max(contents.nextKey, highestKey + 1)
+        return contents
+    }
+
+    /// Reads the array of one entity's records, returning them and their largest key.
+    private static func readRecords(
+        _ records: JSONNode, layout: JSONEntityLayout, keys: [JSONDocument.Key], idKey: JSONDocument.Key, coding: JSONValueCoding
+    ) throws -> (JSONStoreContents.Table, Int64) {
+        let entityName = layout.name
+        let names = layout.propertyNames
+        let roles = layout.roles
+        let file = coding.file
+        func wrong(_ index: Int, _ member: String, _ reason: String) -> JSONStoreError {
+            .wrongShape(file: file, path: "entities.\(entityName)[\(index)]\(member.isEmpty ? "" : ".")\(member)", reason: reason)
+        }
+        var table = JSONStoreContents.Table()
+        var highestKey: Int64 = 0
+        for index in 0..<records.count {
+            let object = records.element(at: index)
+            guard object.isObject else { throw wrong(index, "", "expected a record object, found \(object.typeName)") }
+            guard let key = object.member(idKey)?.integerKey else {
+                throw wrong(index, "id", "expected the record's key as a string of digits such as \"42\"")
+            }
+            var values: [PersistentValue] = []
+            values.reserveCapacity(keys.count)
+            var found = 1
+            for position in keys.indices {
+                guard let node = object.member(keys[position]) else {
+                    switch roles[position] {
+                    case .toOne: values.append(.null)
+                    case .toMany: values.append(.identifiers([]))
+                    case .attribute(_, _, let fallback?): values.append(fallback)
+                    case .attribute: throw wrong(index, names[position], "the record has no value for this required property")
+                    }
+                    continue
+                }
+                found += 1
+                values.append(try coding.value(of: node, role: roles[position], path: "entities.\(entityName)[\(index)].\(names[position])"))
+            }
+            var unknown: [(key: String, json: [UInt8])] = []
+            if object.count > found {
+                object.forEachMember { member, node in
+                    if member != "id" && layout.positions[member] == nil { unknown.append((member, node.plainText)) }
+                }
+            }
+            let identifier = try PersistentIdentifier.identifier(for: coding.storeIdentifier, entityName: entityName, primaryKey: key)
+            let snapshot = DefaultSnapshot(persistentIdentifier: identifier, propertyNames: names, values: values)
+            guard table.append(.init(key: key, snapshot: snapshot, unknownMembers: unknown)) else {
+                throw wrong(index, "id", "another \(entityName) record has the key \(key)")
+            }
+            highestKey = max(highestKey, key)
+        }
+        return (table, highestKey)
+    }
+
+    /// Writes `contents` as a new document.
+    ///
+    /// - Throws: ``JSONStoreError/unrepresentableValue(file:path:reason:)`` or a json-c failure.
+    static func write(_ contents: JSONStoreContents, layouts: [JSONEntityLayout], schemaVersion: String, file: String) throws -> JSONDocument {
+        let document = try JSONDocument.emptyObject(file: file)
+        let root = document.rootNode
+        try document.add(.string(name), forKey: document.key("format"), to: root)
+        try document.add(.int(Int64(version)), forKey: document.key("formatVersion"), to: root)
+        try document.add(.string(schemaVersion), forKey: document.key("schemaVersion"), to: root)
+        try document.add(.string(contents.storeIdentifier), forKey: document.key("storeIdentifier"), to: root)
+        try document.add(.int(contents.nextKey), forKey: document.key("nextKey"), to: root)
+        for (member, json) in contents.unknownMembers {
+            try document.add(.json(json), forKey: document.key(member), to: root)
+        }
+        let entities = try document.add(.object, forKey: document.key("entities"), to: root)
+        let coding = JSONValueCoding(storeIdentifier: contents.storeIdentifier, file: file)
+        let idKey = try document.key("id")
+        for layout in layouts.sorted(by: { $0.name < $1.name }) {
+            let table = contents.tables[layout.name] ?? JSONStoreContents.Table()
+            let array = try document.add(.array(capacity: table.records.count), forKey: document.key(layout.name), to: entities)
+            let keys = try layout.propertyNames.map { try document.key($0) }
+            for record in table.records {
+                let object = try document.append(.object, to: array)
+                try document.add(.string(String(record.key)), forKey: idKey, to: object)
+                let snapshot = record.snapshot
+                let aligned = snapshot.propertyNames == layout.propertyNames
+                for position in keys.indices {
+                    let name = layout.propertyNames[position]
+                    let value = aligned ? snapshot.values[position] : (snapshot[name] ?? .null)
+                    try coding.add(
+                        value, role: layout.roles[position], forKey: keys[position], to: object, in: document,
+                        path: "entities.\(layout.name) key \(record.key).\(name)")
+                }
+                for (member, json) in record.unknownMembers where layout.positions[member] == nil && member != "id" {
+                    try document.add(.json(json), forKey: document.key(member), to: object)
+                }
+            }
+        }
+        for (name, json) in contents.unknownEntities {
+            try document.add(.json(json), forKey: document.key(name), to: entities)
+        }
+        return document
+    }
+}
