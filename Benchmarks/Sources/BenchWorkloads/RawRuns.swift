@@ -1,0 +1,159 @@
+import Foundation
+
+/// The raw SQLite C API baseline.
+enum RawRuns {
+    static func make(_ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
+        switch workload {
+        case .insert:
+            let url = try fixtures.runFile("raw-insert.sqlite")
+            let database = try RawDatabase(path: url.path)
+            try database.execute(RawDatabase.schema)
+            return RawInsert(database: database, rows: TripValues.rows(fixtures.count))
+        case .fetch:
+            return RawFetch(database: try RawDatabase(path: fixtures.freshCopy(for: .raw).path))
+        case .filter:
+            return RawFilter(database: try RawDatabase(path: fixtures.freshCopy(for: .raw).path))
+        case .lookup:
+            return RawLookup(
+                database: try RawDatabase(path: fixtures.freshCopy(for: .raw).path),
+                keys: TripValues.lookupKeys(count: fixtures.count))
+        case .update:
+            let database = try RawDatabase(path: fixtures.freshCopy(for: .raw).path)
+            return RawUpdate(database: database, rows: try RawFetch.all(database))
+        }
+    }
+}
+
+/// `BEGIN`, one prepared INSERT reused for every row, `COMMIT`.
+final class RawInsert: WorkloadRun {
+    let database: RawDatabase
+    let rows: [TripRow]
+
+    init(database: RawDatabase, rows: [TripRow]) {
+        self.database = database
+        self.rows = rows
+    }
+
+    func run() throws -> Int {
+        try Self.write(rows, into: database)
+        return rows.count
+    }
+
+    static func write(_ rows: [TripRow], into database: RawDatabase) throws {
+        let insert = try database.prepare(
+            "INSERT INTO trip (name, destination, startDate, endDate, budget, isFavorite) VALUES (?, ?, ?, ?, ?, ?)")
+        try database.execute("BEGIN IMMEDIATE")
+        for row in rows {
+            try insert.withText(1, row.name) {
+                try insert.withText(2, row.destination) {
+                    insert.bind(3, row.startDate)
+                    insert.bind(4, row.endDate)
+                    insert.bind(5, row.budget)
+                    insert.bind(6, Int64(row.isFavorite ? 1 : 0))
+                    _ = try insert.step()
+                    insert.reset()
+                }
+            }
+        }
+        try database.execute("COMMIT")
+    }
+}
+
+/// `SELECT` every row into `TripRow` structs.
+final class RawFetch: WorkloadRun {
+    let database: RawDatabase
+
+    init(database: RawDatabase) { self.database = database }
+
+    func run() throws -> Int {
+        let rows = try Self.all(database)
+        var touched = 0
+        for row in rows where row.budget > 0 { touched += 1 }
+        return touched
+    }
+
+    static func all(_ database: RawDatabase) throws -> [TripRow] {
+        let select = try database.prepare("SELECT id, name, destination, startDate, endDate, budget, isFavorite FROM trip")
+        var rows: [TripRow] = []
+        while try select.step() { rows.append(select.tripRow()) }
+        return rows
+    }
+}
+
+/// `instr(name, 'ab') > 0 AND startDate > ?`: the case-sensitive equivalent of Swift's `contains`,
+/// which is what Strata compiles `name.contains("ab")` to (SQLite's `LIKE` ignores ASCII case).
+final class RawFilter: WorkloadRun {
+    let database: RawDatabase
+
+    init(database: RawDatabase) { self.database = database }
+
+    func run() throws -> Int {
+        let select = try database.prepare(
+            "SELECT id, name, destination, startDate, endDate, budget, isFavorite FROM trip WHERE instr(name, ?) > 0 AND startDate > ?")
+        var matched = 0
+        for _ in 0..<FilterQuery.repetitions {
+            var rows: [TripRow] = []
+            try select.withText(1, TripValues.filterNeedle) {
+                select.bind(2, TripValues.filterCutoff)
+                while try select.step() { rows.append(select.tripRow()) }
+                select.reset()
+            }
+            matched += rows.count
+        }
+        return matched
+    }
+}
+
+/// One prepared `WHERE name = ?` statement, 1,000 keys, one read transaction.
+final class RawLookup: WorkloadRun {
+    let database: RawDatabase
+    let keys: [String]
+
+    init(database: RawDatabase, keys: [String]) {
+        self.database = database
+        self.keys = keys
+    }
+
+    func run() throws -> Int {
+        let select = try database.prepare(
+            "SELECT id, name, destination, startDate, endDate, budget, isFavorite FROM trip WHERE name = ?")
+        var found = 0
+        try database.execute("BEGIN")
+        for key in keys {
+            try select.withText(1, key) {
+                if try select.step() {
+                    let row = select.tripRow()
+                    if row.name == key { found += 1 }
+                }
+                select.reset()
+            }
+        }
+        try database.execute("COMMIT")
+        return found
+    }
+}
+
+/// Per-row `UPDATE trip SET budget = ? WHERE id = ?` in one transaction (rows loaded untimed).
+final class RawUpdate: WorkloadRun {
+    let database: RawDatabase
+    var rows: [TripRow]
+
+    init(database: RawDatabase, rows: [TripRow]) {
+        self.database = database
+        self.rows = rows
+    }
+
+    func run() throws -> Int {
+        let update = try database.prepare("UPDATE trip SET budget = ? WHERE id = ?")
+        try database.execute("BEGIN IMMEDIATE")
+        for index in rows.indices {
+            rows[index].budget += 1
+            update.bind(1, rows[index].budget)
+            update.bind(2, rows[index].id)
+            _ = try update.step()
+            update.reset()
+        }
+        try database.execute("COMMIT")
+        return rows.count
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Where the trips live.
+public enum Backend: String, CaseIterable, Sendable {
+    /// The SQLite C API: prepared statements reused, one transaction, `SQLITE_STATIC` text.
+    case raw
+    /// Strata's default SQLite store through `ModelContext`.
+    case strata
+    /// GRDB 7's record API with a Codable record.
+    case grdb
+}
+
+/// What is measured; each starts from its own fresh file.
+public enum Workload: String, CaseIterable, Sendable {
+    /// Insert N trips in one transaction into a new file and save.
+    case insert
+    /// Fetch all N trips into Swift values, reading one property of each.
+    case fetch
+    /// Ten fetches of `name contains "ab" AND startDate > 2021-07-01` (no usable index).
+    case filter
+    /// 1,000 fetches of one trip by `name` equality (indexed).
+    case lookup
+    /// Change `budget` of all N trips and save.
+    case update
+}
+
+/// One prepared run of a workload: everything untimed happened in ``WorkloadRuns/make(_:_:fixtures:)``;
+/// ``run()`` is the timed part.
+public protocol WorkloadRun: AnyObject {
+    /// Runs the timed part once and returns a checksum (rows touched), the same for every backend.
+    ///
+    /// - Throws: The backend's error.
+    func run() throws -> Int
+}
+
+/// The factory of workload runs.
+public enum WorkloadRuns {
+    /// Prepares one run: copies the seed, opens the database, generates or loads the rows it needs.
+    ///
+    /// - Throws: A SQLite, Strata, GRDB or file error.
+    public static func make(_ backend: Backend, _ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
+        switch backend {
+        case .raw: return try RawRuns.make(workload, fixtures: fixtures)
+        case .strata: return try StrataRuns.make(workload, fixtures: fixtures)
+        case .grdb: return try GRDBRuns.make(workload, fixtures: fixtures)
+        }
+    }
+
+    /// The checksum every backend must return for `workload` over `count` trips.
+    public static func expectedChecksum(_ workload: Workload, count: Int) -> Int {
+        switch workload {
+        case .insert, .fetch, .update: return count
+        case .lookup: return TripValues.lookupCount
+        case .filter:
+            let needle = TripValues.filterNeedle
+            let matches = (0..<count).lazy.map(TripValues.row).filter {
+                $0.name.contains(needle) && $0.startDate > TripValues.filterCutoff
+            }.count
+            return matches * FilterQuery.repetitions
+        }
+    }
+}
+
+/// The filter workload's shape.
+enum FilterQuery {
+    /// How many times one run executes the query.
+    static let repetitions = 10
+}
