@@ -95,10 +95,10 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
         let contents = state.withLock { $0.contents }
         let evaluator = FilterEvaluator { contents.snapshot(for: $0) }
         var snapshots: [DefaultSnapshot] = []
-        if case .contains(.list(let values), .property(0, [])) = filter {
+        if let identifiers = filter?.requestedIdentifiers {
             // The core faults relationships in by identifier: look them up, in the list's order.
             var seen = Set<PersistentIdentifier>()
-            for case .identifier(let id) in values where id.entityName == entityName && seen.insert(id).inserted {
+            for id in identifiers where id.entityName == entityName && seen.insert(id).inserted {
                 if let snapshot = contents.snapshot(for: id) { snapshots.append(snapshot) }
             }
         } else if let table = contents.tables[entityName] {
@@ -107,23 +107,8 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
                 snapshots.append(record.snapshot)
             }
         }
-        if !keys.isEmpty {
-            var failure: (any Error)?
-            snapshots = snapshots.enumerated().sorted { lhs, rhs in
-                do {
-                    if try evaluator.areInIncreasingOrder(lhs.element, rhs.element, by: keys) { return true }
-                    if try evaluator.areInIncreasingOrder(rhs.element, lhs.element, by: keys) { return false }
-                } catch {
-                    failure = failure ?? error
-                }
-                return lhs.offset < rhs.offset
-            }.map(\.element)
-            if let failure { throw failure }
-        }
-        let offset = min(max(request.descriptor.fetchOffset ?? 0, 0), snapshots.count)
-        var window = snapshots[offset...]
-        if let limit = request.descriptor.fetchLimit, limit >= 0 { window = window.prefix(limit) }
-        return Array(window)
+        return try evaluator.sortedWindow(
+            snapshots, by: keys, offset: request.descriptor.fetchOffset, limit: request.descriptor.fetchLimit)
     }
 
     // MARK: Saving

@@ -67,8 +67,8 @@ public final class MemoryStore: DataStore, DataStoreBatching, DataStoreExplainin
         let records = state.withLock { $0.records }
         let evaluator = FilterEvaluator { records[$0]?.snapshot }
         var matches: [Record] = []
-        if case .contains(.list(let values), .property(0, [])) = filter {
-            for case .identifier(let id) in values { if let record = records[id], id.entityName == entityName { matches.append(record) } }
+        if let identifiers = filter?.requestedIdentifiers {
+            for id in identifiers { if let record = records[id], id.entityName == entityName { matches.append(record) } }
         } else {
             for record in records.values where record.snapshot.persistentIdentifier.entityName == entityName {
                 if let filter, try !evaluator.matches(record.snapshot, filter) { continue }
@@ -76,24 +76,8 @@ public final class MemoryStore: DataStore, DataStoreBatching, DataStoreExplainin
             }
         }
         matches.sort { $0.order < $1.order }
-        var snapshots = matches.map(\.snapshot)
-        if !keys.isEmpty {
-            var failure: (any Error)?
-            snapshots = snapshots.enumerated().sorted { lhs, rhs in
-                do {
-                    if try evaluator.areInIncreasingOrder(lhs.element, rhs.element, by: keys) { return true }
-                    if try evaluator.areInIncreasingOrder(rhs.element, lhs.element, by: keys) { return false }
-                } catch {
-                    failure = failure ?? error
-                }
-                return lhs.offset < rhs.offset
-            }.map(\.element)
-            if let failure { throw failure }
-        }
-        let offset = min(max(request.descriptor.fetchOffset ?? 0, 0), snapshots.count)
-        var window = snapshots[offset...]
-        if let limit = request.descriptor.fetchLimit, limit >= 0 { window = window.prefix(limit) }
-        return Array(window)
+        return try evaluator.sortedWindow(
+            matches.map(\.snapshot), by: keys, offset: request.descriptor.fetchOffset, limit: request.descriptor.fetchLimit)
     }
 
     /// Applies inserts, updates and deletes together, giving inserted models permanent identifiers.
