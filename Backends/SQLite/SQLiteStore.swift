@@ -46,6 +46,7 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplainin
         if !memory { try Self.checkFile(configuration) }
         let connection = try SQLiteConnection(path: path, readOnly: !configuration.allowsSave)
         try connection.execute("PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON")
+        try Self.checkFeatures(connection)
         try SQLiteFunctions.register(on: connection)
         // Checked before WAL is switched on: changing the journal mode rewrites the header,
         // and a file that is not ours must stay byte for byte as it was.
@@ -70,6 +71,17 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplainin
         } else {
             guard configuration.allowsSave else { throw SQLiteStoreError.readOnly(path: url.path) }
             try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+    }
+
+    /// Checks at run time, rather than by linking optional symbols, that the library has
+    /// what the store uses: the JSON functions (`json_each`), built in since SQLite 3.38
+    /// but removable at compile time.
+    ///
+    /// - Throws: ``SQLiteStoreError/missingFeature(_:)``.
+    static func checkFeatures(_ connection: SQLiteConnection) throws {
+        if connection.hasCompileOption("OMIT_JSON") || (try? connection.scalarText("SELECT count(*) FROM json_each('[1]')")) != "1" {
+            throw SQLiteStoreError.missingFeature("the JSON functions (json_each)")
         }
     }
 

@@ -12,6 +12,8 @@ public enum SQLiteStoreError: Error, Hashable, Sendable, CustomStringConvertible
     case readOnly(path: String)
     /// A file of an `.externalStorage` attribute is missing or unreadable.
     case missingExternalData(path: String)
+    /// The SQLite library in use lacks a feature the store needs.
+    case missingFeature(String)
 
     /// What is wrong and where.
     public var description: String {
@@ -28,6 +30,8 @@ public enum SQLiteStoreError: Error, Hashable, Sendable, CustomStringConvertible
             "the store \(path) is read-only (allowsSave is false), or does not exist and cannot be created read-only"
         case .missingExternalData(let path):
             "the externally stored data file \(path) is missing or unreadable"
+        case .missingFeature(let feature):
+            "the SQLite library in use was built without \(feature), which the store needs"
         }
     }
 }
