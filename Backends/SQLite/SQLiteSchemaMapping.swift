@@ -117,7 +117,7 @@ struct SQLiteSchemaMapping: Sendable {
                 }
             }
             let table = Table(
-                entityName: entity.name, tableName: entity.name, propertyNames: entity.storedProperties.map(\.name),
+                entityName: entity.name, tableName: entity.name, propertyNames: entity.storedPropertyNames,
                 properties: properties, columns: columns, uniqueConstraints: entity.uniquenessConstraints,
                 indices: zip(entity.indices, entity.indexKinds).filter { $0.1 == .binary }.map(\.0))
             tables[entity.name] = table

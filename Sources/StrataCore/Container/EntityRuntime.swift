@@ -37,7 +37,7 @@ final class EntityRuntime: @unchecked Sendable {
         self.entity = entity
         self.modelType = entity.modelType!
         let properties = entity.storedProperties
-        propertyNames = properties.map(\.name)
+        propertyNames = entity.storedPropertyNames
         var attributes: [AttributeSlot] = []
         var relationships: [RelationshipSlot] = []
         var relationshipBySlot: [RelationshipSlot?] = Array(repeating: nil, count: properties.count)

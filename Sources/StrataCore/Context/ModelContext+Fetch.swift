@@ -171,6 +171,7 @@ extension ModelContext {
         let partial = !descriptor.propertiesToFetch.isEmpty
         var models: [any PersistentModel] = []
         models.reserveCapacity(fetched.snapshots.count)
+        registered.reserveCapacity(registered.count + fetched.snapshots.count)
         for snapshot in fetched.snapshots where snapshot.persistentIdentifier.entityName == entityName {
             models.append(try materialize(snapshot, partial: partial))
         }

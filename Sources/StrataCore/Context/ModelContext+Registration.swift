@@ -233,7 +233,7 @@ extension ModelContext {
             }
             return model
         }
-        knownSnapshots[id] = nil
+        if !knownSnapshots.isEmpty { knownSnapshots[id] = nil }
         let slots = try slots(from: snapshot, runtime: runtime, partial: partial)
         let model = makeModel(runtime.modelType, slots: slots, id: id, entityName: runtime.entity.name)
         registered[id] = WeakModel(model)

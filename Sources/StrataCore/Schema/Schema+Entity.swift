@@ -22,6 +22,11 @@ extension Schema {
         /// The model class the entity was built from; `nil` for a decoded schema.
         public internal(set) var modelType: (any PersistentModel.Type)?
 
+        /// The names of ``storedProperties``, in slot order: the names snapshots of this entity carry.
+        ///
+        /// Entities built from model types share this array with the model's own layout, so
+        /// stores and contexts compare snapshot name lists by identity, not name by name.
+        public internal(set) var storedPropertyNames: [String] = []
         /// Properties by name.
         public private(set) var storedPropertiesByName: [String: any SchemaProperty] = [:]
         /// Attributes by name.
@@ -45,6 +50,8 @@ extension Schema {
         }
 
         private func index() {
+            let names = storedProperties.map(\.name)
+            if names != storedPropertyNames { storedPropertyNames = names }
             storedPropertiesByName = Dictionary(storedProperties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             attributesByName = Dictionary(
                 storedProperties.compactMap { $0 as? Attribute }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

@@ -94,6 +94,8 @@ struct SchemaBuilder {
         }
         let entity = Schema.Entity(name, properties: properties)
         entity.modelType = type
+        let layoutNames = ModelLayout.of(type).propertyNames
+        if layoutNames == entity.storedPropertyNames { entity.storedPropertyNames = layoutNames }
         applyAnnotations(of: type, to: entity)
         return entity
     }

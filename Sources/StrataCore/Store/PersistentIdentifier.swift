@@ -16,6 +16,13 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         let entityName: String
         let primaryKey: PrimaryKey
 
+        /// Hashes the key and entity only: the store identifier is a long string that rarely
+        /// tells identifiers apart, and identity maps hash identifiers for every fetched row.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(primaryKey)
+            hasher.combine(entityName)
+        }
+
         public static func < (lhs: ID, rhs: ID) -> Bool {
             if lhs.storeIdentifier != rhs.storeIdentifier {
                 return (lhs.storeIdentifier ?? "") < (rhs.storeIdentifier ?? "")
