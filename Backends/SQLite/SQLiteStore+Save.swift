@@ -195,10 +195,10 @@ struct SaveWriter {
     }
 
     private func writeJoinRows(_ snapshot: DefaultSnapshot, table: SQLiteSchemaMapping.Table, key: Int64, on connection: SQLiteConnection) throws {
+        let values = values(of: snapshot, table: table)
         for (slot, property) in table.properties.enumerated() {
             guard case .joinTable(let name, let owner, let member, _) = property else { continue }
-            let value = snapshot.propertyNames == table.propertyNames ? snapshot.values[slot] : (snapshot[table.propertyNames[slot]] ?? .null)
-            guard case .identifiers(let ids) = value else { continue }
+            guard case .identifiers(let ids) = values[slot] else { continue }
             let clear = try connection.cached("DELETE FROM \(SQLIdentifier.quote(name)) WHERE \(SQLIdentifier.quote(owner)) = ?1")
             try clear.bind([.integer(key)])
             try clear.run()

@@ -131,14 +131,9 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplainin
     public func erase() throws {
         guard configuration.allowsSave else { throw SQLiteStoreError.readOnly(path: path) }
         try write { connection in
-            try connection.execute("BEGIN IMMEDIATE")
-            do {
+            try SQLiteMetadata.transaction(connection) {
                 for table in mapping.joinTables { try connection.execute("DELETE FROM \(SQLIdentifier.quote(table.name))") }
                 for table in mapping.orderedTables { try connection.execute("DELETE FROM \(SQLIdentifier.quote(table.tableName))") }
-                try connection.execute("COMMIT")
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
             }
         }
         try externalStorage?.removeAll()

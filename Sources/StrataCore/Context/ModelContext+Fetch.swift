@@ -233,24 +233,36 @@ extension ModelContext {
     }
 
     private func fetchSnapshots<T: PersistentModel>(ids: [PersistentIdentifier], type: T.Type) throws -> [DefaultSnapshot] {
-        let store = try container.store(for: Schema.entityName(for: T.self))
         let filter = FilterExpression.contains(collection: .list(ids.map { .identifier($0) }), element: .property(variable: 0, path: []))
-        let request = DataStoreFetchRequest(
-            editingState: editingState, descriptor: FetchDescriptor<T>(), filter: .success(filter), sort: .success([]))
-        let result: (snapshots: [DefaultSnapshot], related: [PersistentIdentifier: DefaultSnapshot])
-        do {
-            result = try store.fetch(request)
-        } catch DataStoreError.preferInMemoryFilter {
-            let all = DataStoreFetchRequest(
-                editingState: editingState, descriptor: FetchDescriptor<T>(), filter: .success(nil), sort: .success([]))
-            result = try store.fetch(all)
-        }
-        // A store may ignore a filter it was not asked for through a predicate; keep only what was asked.
+        let result = try storeSnapshots(T.self, filter: filter)
         let wanted = Set(ids)
         for (id, snapshot) in result.related where registered[id]?.model == nil && !wanted.contains(id) {
             knownSnapshots[id] = snapshot
         }
         return result.snapshots.filter { wanted.contains($0.persistentIdentifier) }
+    }
+}
+
+extension ModelContext {
+    /// The snapshots of `T` a filter made by the core selects, for its own lookups (faults,
+    /// unique checks); when the store refuses the filter, all of `T`'s snapshots.
+    ///
+    /// The request carries no predicate, and a store may ignore a filter it was not asked for
+    /// through one, so callers keep only what they asked for.
+    ///
+    /// - Throws: The store's error.
+    func storeSnapshots<T: PersistentModel>(_ type: T.Type, filter: FilterExpression?) throws -> (
+        snapshots: [DefaultSnapshot], related: [PersistentIdentifier: DefaultSnapshot]
+    ) {
+        let store = try container.store(for: Schema.entityName(for: T.self))
+        func request(_ filter: FilterExpression?) -> DataStoreFetchRequest<T> {
+            DataStoreFetchRequest(editingState: editingState, descriptor: FetchDescriptor<T>(), filter: .success(filter), sort: .success([]))
+        }
+        do {
+            return try store.fetch(request(filter))
+        } catch DataStoreError.preferInMemoryFilter where filter != nil {
+            return try store.fetch(request(nil))
+        }
     }
 }
 

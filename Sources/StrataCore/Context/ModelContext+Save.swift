@@ -246,10 +246,9 @@ extension ModelContext {
     }
 
     private func storedKeys<T: PersistentModel>(of names: [String], type: T.Type) throws -> [[PersistentValue]: PersistentIdentifier] {
-        let store = try container.store(for: Schema.entityName(for: T.self))
-        let request = DataStoreFetchRequest(editingState: editingState, descriptor: FetchDescriptor<T>(), filter: .success(nil), sort: .success([]))
+        let entityName = Schema.entityName(for: T.self)
         var keys: [[PersistentValue]: PersistentIdentifier] = [:]
-        for snapshot in try store.fetch(request).snapshots where snapshot.persistentIdentifier.entityName == Schema.entityName(for: T.self) {
+        for snapshot in try storeSnapshots(T.self, filter: nil).snapshots where snapshot.persistentIdentifier.entityName == entityName {
             let key = names.map { snapshot[$0] ?? .null }
             if keys[key] == nil { keys[key] = snapshot.persistentIdentifier }
         }
@@ -281,16 +280,7 @@ extension ModelContext {
     }
 
     private func storedModel<T: PersistentModel>(matching filter: FilterExpression, type: T.Type) throws -> (any PersistentModel)? {
-        let store = try container.store(for: Schema.entityName(for: T.self))
-        let request = DataStoreFetchRequest(editingState: editingState, descriptor: FetchDescriptor<T>(), filter: .success(filter), sort: .success([]))
-        let candidates: (snapshots: [DefaultSnapshot], related: [PersistentIdentifier: DefaultSnapshot])
-        do {
-            candidates = try store.fetch(request)
-        } catch DataStoreError.preferInMemoryFilter {
-            let all = DataStoreFetchRequest(editingState: editingState, descriptor: FetchDescriptor<T>(), filter: .success(nil), sort: .success([]))
-            candidates = try store.fetch(all)
-        }
-        // Checked here too: a store may ignore a filter it was not asked for through a predicate.
+        let candidates = try storeSnapshots(T.self, filter: filter)
         let evaluator = FilterEvaluator { id in
             candidates.related[id] ?? candidates.snapshots.first { $0.persistentIdentifier == id }
         }
