@@ -124,6 +124,16 @@ public protocol DataStoreBatching: DataStore {
     func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws
 }
 
+/// A store that writes only the properties an updated snapshot lists.
+///
+/// For such a store the core sends, in ``DataStoreSaveChangesRequest/updated``, snapshots
+/// that hold just the properties that changed since the model was fetched or last saved;
+/// a property the snapshot does not list keeps its stored value. The core builds these
+/// snapshots from what the context holds, without loading anything: a relationship that
+/// was never read is not part of the update. Stores that do not adopt this protocol receive
+/// every property of the model, as SwiftData's `DataStore` API promises.
+public protocol DataStorePartialUpdating: DataStore where Snapshot == DefaultSnapshot {}
+
 /// A store that can describe how it would run a fetch, for ``ModelContext/explain(_:)``.
 public protocol DataStoreExplaining: DataStore {
     /// How the store runs `request`: what it filters, sorts and windows itself (SQL, plans).

@@ -8,17 +8,28 @@ public struct DataStoreFetchRequest<T: PersistentModel>: @unchecked Sendable {
     /// The fetch as the app described it.
     public let descriptor: FetchDescriptor<T>
 
+    /// The models to look up by identifier, in the order wanted, or `nil` for a query.
+    ///
+    /// When set, the store returns the snapshots of those of these models it holds, in
+    /// this order, and may ignore ``filter``, the sort and the window: the core asks this
+    /// way to resolve faults and prefetch relationships. A store that does not read this
+    /// field still answers correctly: ``filter`` then selects the same models
+    /// (see ``FilterExpression/requestedIdentifiers``) and the core keeps only those it asked for.
+    public let identifiers: [PersistentIdentifier]?
+
     let translatedFilter: Result<FilterExpression?, SwiftDataError>
     let translatedSort: Result<[FilterSortKey], SwiftDataError>
 
     init(
         editingState: EditingState, descriptor: FetchDescriptor<T>,
-        filter: Result<FilterExpression?, SwiftDataError>, sort: Result<[FilterSortKey], SwiftDataError>
+        filter: Result<FilterExpression?, SwiftDataError>, sort: Result<[FilterSortKey], SwiftDataError>,
+        identifiers: [PersistentIdentifier]? = nil
     ) {
         self.editingState = editingState
         self.descriptor = descriptor
         self.translatedFilter = filter
         self.translatedSort = sort
+        self.identifiers = identifiers
     }
 
     /// The predicate as a filter tree, or `nil` when every model matches.
@@ -80,7 +91,8 @@ public struct DataStoreSaveChangesRequest<SnapshotType: DataStoreSnapshot>: Send
     public let editingState: EditingState
     /// New models; their identifiers are temporary.
     public let inserted: [SnapshotType]
-    /// Changed models, with all their values.
+    /// Changed models. For a store that adopts ``DataStorePartialUpdating``, each snapshot
+    /// lists only the properties that changed; otherwise it holds all the model's values.
     public let updated: [SnapshotType]
     /// Deleted models, with their last values.
     public let deleted: [SnapshotType]
