@@ -385,12 +385,24 @@ extension ModelContextTests {
 }
 
 extension ModelContextTests {
-    @Test func modelsStayReadableAfterTheirContextIsDropped() throws {
+    @Test func modelsKeepTheirLoadedAttributesAfterTheirContextIsGone() throws {
         _ = try insertSampleGraph()
         let trip = try ModelContext(container)
             .fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Zürich" })).first
+        #expect(trip?.destination == "Zürich")
+        #expect(trip?.modelContext == nil)
+        // Relationships resolve through the context; without it they read as empty or nil.
+        #expect(trip?.bucketList.isEmpty == true)
+        #expect(trip?.livingAccommodation == nil)
+    }
+
+    @Test func relationshipsLoadedBeforeTheContextWentStayReadableAsLongAsTheContextLives() throws {
+        _ = try insertSampleGraph()
+        let reader = ModelContext(container)
+        let trip = try reader.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Zürich" })).first
         #expect(trip?.bucketList.count == 2)
         #expect(trip?.livingAccommodation?.placeName == "Hotel Seerose")
+        #expect(trip?.bucketList.allSatisfy { $0.trip === trip } == true)
     }
 }
 
@@ -404,6 +416,8 @@ extension ModelContextTests {
         #expect(plan.contains("MemoryStore evaluates the filter"))
         #expect(!plan.contains(secret))
         let computed = FetchDescriptor<Specimen>(predicate: #Predicate { $0.summary == "x" })
-        #expect(context.explain(computed).contains("filter: in memory"))
+        let specimens = try ModelContainer(for: Specimen.self, configurations: MemoryStoreConfiguration(name: "specimens"))
+        #expect(ModelContext(specimens).explain(computed).contains("filter: in memory on models"))
+        #expect(context.explain(computed).contains("no configuration of this container holds the model Specimen"))
     }
 }

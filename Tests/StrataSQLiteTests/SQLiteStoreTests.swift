@@ -228,7 +228,8 @@ extension SQLiteStoreTests {
         try insertTrips(into: container)
         var descriptor = FetchDescriptor<DiskTrip>(sortBy: [SortDescriptor(\.name)])
         descriptor.propertiesToFetch = [\.name]
-        let trips = try ModelContext(container).fetch(descriptor)
+        let context = ModelContext(container)  // faults load through the context, so keep it
+        let trips = try context.fetch(descriptor)
         #expect(trips.map(\.name) == ["Lakes", "Temples"])
         #expect(trips.map(\.destination) == ["Zürich", "Kyoto"])
         #expect(trips.first?.bucketList.count == 2)

@@ -12,17 +12,15 @@ import Synchronization
 /// ```
 public final class ModelContainer: Equatable, @unchecked Sendable {
     /// All models of the container.
-    public let schema: Schema
+    public var schema: Schema { core.schema }
     /// The plan that migrates stores written by older schema versions.
-    public let migrationPlan: (any SchemaMigrationPlan.Type)?
+    public var migrationPlan: (any SchemaMigrationPlan.Type)? { core.migrationPlan }
     /// The configurations, in the order given, each with the sub-schema it holds.
-    public let configurations: [any DataStoreConfiguration]
+    public var configurations: [any DataStoreConfiguration] { core.configurations }
 
-    let stores: [StoreBox]
-    private let storesByEntity: [String: StoreBox]
-    private let runtimes: [String: EntityRuntime]
-    private let contexts = Mutex<[WeakContext]>([])
-    nonisolated(unsafe) private var storedMainContext: ModelContext?
+    /// The stores, routing and live contexts; shared with every context of the container.
+    let core: ContainerCore
+    private let mainContextStorage = Mutex<UncheckedContext?>(nil)
 
     /// Opens a container for a schema, placing its entities in the configurations' stores.
     ///
@@ -37,8 +35,6 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
             throw SwiftDataError.loadIssueModelContainer.with(
                 details: "no configuration was given; pass one (MemoryStoreConfiguration, JSONStoreConfiguration, ...) or import Strata for the default SQLite store")
         }
-        self.schema = schema
-        self.migrationPlan = migrationPlan
         let placement = try Self.place(schema: schema, configurations: configurations)
         var opened: [StoreBox] = []
         var placed: [any DataStoreConfiguration] = []
@@ -66,14 +62,13 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
             placed.append(configured)
             for entity in entities { byEntity[entity.name] = box }
         }
-        self.stores = opened
-        self.configurations = placed
-        self.storesByEntity = byEntity
-        var runtimes: [String: EntityRuntime] = [:]
-        for entity in schema.entities where entity.modelType != nil {
-            runtimes[entity.name] = EntityRuntime(entity: entity, schema: schema)
-        }
-        self.runtimes = runtimes
+        self.core = ContainerCore(
+            schema: schema, migrationPlan: migrationPlan, configurations: placed, stores: opened, storesByEntity: byEntity)
+    }
+
+    /// A new public face for a core whose container the app released while keeping its main context.
+    init(core: ContainerCore) {
+        self.core = core
     }
 
     /// Opens a container for model types and every model related to them.
@@ -97,22 +92,26 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
     }
 
     /// The context for the main actor, which saves automatically after changes.
+    ///
+    /// The container keeps its main context; the main context does not keep the container,
+    /// so releasing the container (and the contexts the app holds) closes the stores.
     @MainActor
     public var mainContext: ModelContext {
-        if let storedMainContext { return storedMainContext }
-        let context = ModelContext(self)
-        context.autosaveEnabled = true
-        context.isMainContext = true
-        storedMainContext = context
-        return context
+        mainContextStorage.withLock { stored in
+            if let stored { return stored.context }
+            let context = ModelContext(mainContextOf: self)
+            context.autosaveEnabled = true
+            stored = UncheckedContext(context)
+            return context
+        }
     }
 
     /// Removes every model from every store, and the stores' files.
     ///
     /// - Throws: The first store's error; stores after it are not erased.
     public func erase() throws {
-        for store in stores { try store.erase() }
-        broadcast(from: nil, change: .invalidateAll)
+        for store in core.stores { try store.erase() }
+        core.broadcast(from: nil, change: .invalidateAll)
     }
 
     /// Removes every model from every store. Use ``erase()``, which reports failures.
@@ -121,36 +120,9 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
         try? erase()
     }
 
-    public static func == (lhs: ModelContainer, rhs: ModelContainer) -> Bool { lhs === rhs }
+    public static func == (lhs: ModelContainer, rhs: ModelContainer) -> Bool { lhs.core === rhs.core }
 
-    // MARK: Routing
-
-    /// The store that holds `entityName`.
-    func store(for entityName: String) throws -> StoreBox {
-        guard let store = storesByEntity[entityName] else {
-            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
-                details: "no configuration of this container holds the model \(entityName)")
-        }
-        return store
-    }
-
-    /// The run-time description of `entityName`.
-    func runtime(for entityName: String) throws -> EntityRuntime {
-        guard let runtime = runtimes[entityName] else {
-            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
-                details: "the container's schema has no model \(entityName)")
-        }
-        return runtime
-    }
-
-    /// The model type of `entityName`.
-    func modelType(for entityName: String) throws -> any PersistentModel.Type {
-        guard let type = schema.entitiesByName[entityName]?.modelType else {
-            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
-                details: "the container's schema has no model \(entityName)")
-        }
-        return type
-    }
+    // MARK: Opening
 
     private static func place(
         schema: Schema, configurations: [any DataStoreConfiguration]
@@ -207,27 +179,4 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
     ) throws -> any DataStore {
         try C.Store(configuration, migrationPlan: migrationPlan)
     }
-
-    // MARK: Contexts
-
-    func register(_ context: ModelContext) {
-        contexts.withLock { list in
-            list.removeAll { $0.context == nil }
-            list.append(WeakContext(context))
-        }
-    }
-
-    /// Hands a saved change to every other live context; each applies it before its next operation.
-    func broadcast(from sender: ModelContext?, change: ContextInbox.Change) {
-        let receivers = contexts.withLock { list in list.compactMap(\.context) }
-        for context in receivers where context !== sender {
-            context.inbox.post(change)
-        }
-    }
-}
-
-/// A weak reference to a context, so the container does not keep contexts alive.
-struct WeakContext: @unchecked Sendable {
-    weak var context: ModelContext?
-    init(_ context: ModelContext) { self.context = context }
 }

@@ -54,30 +54,25 @@ final class StoreBox: @unchecked Sendable {
         try batching.delete(request)
     }
 
-    /// Saves changes given as backing data, building the store's own snapshot type.
+    /// Saves changes captured as ``DefaultSnapshot``s, converted to the store's own snapshot type.
+    ///
+    /// - Throws: The store's error, or an error converting a snapshot.
     func save(
-        editingState: EditingState, inserted: [any BackingData], updated: [any BackingData], deleted: [any BackingData],
-        remapped: [PersistentIdentifier: PersistentIdentifier]
+        editingState: EditingState, inserted: [DefaultSnapshot], updated: [DefaultSnapshot], deleted: [DefaultSnapshot]
     ) throws -> (remapped: [PersistentIdentifier: PersistentIdentifier], reregister: [PersistentIdentifier: DefaultSnapshot]) {
-        try Self.save(store, editingState, inserted, updated, deleted, remapped)
+        try Self.save(store, editingState, inserted, updated, deleted)
     }
 
     private static func save<S: DataStore>(
-        _ store: S, _ editingState: EditingState, _ inserted: [any BackingData], _ updated: [any BackingData],
-        _ deleted: [any BackingData], _ remapped: [PersistentIdentifier: PersistentIdentifier]
+        _ store: S, _ editingState: EditingState, _ inserted: [DefaultSnapshot], _ updated: [DefaultSnapshot],
+        _ deleted: [DefaultSnapshot]
     ) throws -> (remapped: [PersistentIdentifier: PersistentIdentifier], reregister: [PersistentIdentifier: DefaultSnapshot]) {
-        func snapshots(_ datas: [any BackingData]) -> [S.Snapshot] {
-            var related: [PersistentIdentifier: any BackingData] = [:]
-            return datas.map { data in
-                let snapshot = S.Snapshot(from: data, relatedBackingDatas: &related)
-                guard !remapped.isEmpty else { return snapshot }
-                let id = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
-                return snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped)
-            }
+        func converted(_ snapshots: [DefaultSnapshot]) throws -> [S.Snapshot] {
+            try snapshots.map { try SnapshotConversion.from($0) }
         }
-        let request = DataStoreSaveChangesRequest(
-            editingState: editingState, inserted: snapshots(inserted), updated: snapshots(updated),
-            deleted: snapshots(deleted))
+        let request = DataStoreSaveChangesRequest<S.Snapshot>(
+            editingState: editingState, inserted: try converted(inserted), updated: try converted(updated),
+            deleted: try converted(deleted))
         let result = try store.save(request)
         let reregister = try result.snapshotsToReregister.mapValues(SnapshotConversion.toDefault)
         return (result.remappedIdentifiers, reregister)
@@ -88,8 +83,14 @@ final class StoreBox: @unchecked Sendable {
     func invalidateState(for state: EditingState) { store.invalidateState(for: state) }
 }
 
-/// Converts any snapshot to a ``DefaultSnapshot`` through its `Codable` form.
+/// Converts between ``DefaultSnapshot`` and a store's own snapshot type through their `Codable` form.
 enum SnapshotConversion {
+    static func from<S: DataStoreSnapshot>(_ snapshot: DefaultSnapshot) throws -> S {
+        if let same = snapshot as? S { return same }
+        let data = try JSONEncoder().encode(snapshot)
+        return try JSONDecoder().decode(S.self, from: data)
+    }
+
     static func toDefault<S: DataStoreSnapshot>(_ snapshot: S) throws -> DefaultSnapshot {
         if let snapshot = snapshot as? DefaultSnapshot { return snapshot }
         let data = try JSONEncoder().encode(snapshot)

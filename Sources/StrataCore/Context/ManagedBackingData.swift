@@ -17,6 +17,10 @@ protocol ManagedData: AnyObject {
     var isDeleted: Bool { get set }
     var slots: ContiguousArray<ManagedSlot> { get set }
     var original: ContiguousArray<ManagedSlot>? { get set }
+    /// Slots set since the model was fetched or last saved.
+    var changedSlots: Set<Int> { get set }
+    /// Slots whose relationship fault failed to load; a save that would overwrite one refuses.
+    var failedFaultSlots: Set<Int> { get set }
     var context: ModelContext? { get set }
     var ownerModel: (any PersistentModel)? { get }
     var entityName: String { get }
@@ -24,18 +28,28 @@ protocol ManagedData: AnyObject {
     func detach()
     /// Puts back the values saved before the first unsaved change.
     func restoreOriginal()
+    /// Leaves a context that is going away: related models become identifiers, so no
+    /// reference cycle between models outlives their context.
+    func release()
+    /// Forgets the change tracking of the last save or fetch.
+    func markSaved()
 }
 
 /// The backing data of a model registered in a context: values in slots, relationships
 /// that fault in from their identifiers when first read, and change tracking.
+///
+/// The context is held weakly: a context owns what it registered, not the other way round.
+/// Once the context is gone, loaded values still read; a relationship that was not loaded
+/// reads as `nil` or empty (see "Ownership" in the architecture article).
 final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData {
     var slots: ContiguousArray<ManagedSlot>
     var persistentModelID: PersistentIdentifier?
-    // Strong: a model stays usable (faults resolve) after the app drops its context.
-    var context: ModelContext?
+    weak var context: ModelContext?
     weak var owner: Model?
     /// The slots as saved, captured at the first change after a save or fetch.
     var original: ContiguousArray<ManagedSlot>?
+    var changedSlots: Set<Int> = []
+    var failedFaultSlots: Set<Int> = []
     var isInserted = false
     var isChanged = false
     var isDeleted = false
@@ -69,8 +83,21 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     func value(at slot: Int) -> BackingValue {
         guard slot < slots.count else { return .unset }
         if case .loaded(let value) = slots[slot] { return value }
-        guard let context else { return .unset }
+        guard let context else { return unresolvedValue(at: slot) }
         return context.resolveFault(of: self, at: slot)
+    }
+
+    /// What a slot that cannot be loaded reads as: `nil` for a to-one relationship, an
+    /// empty collection for a to-many one, and unset for an attribute.
+    func unresolvedValue(at slot: Int) -> BackingValue {
+        switch slots[slot] {
+        case .loaded(let value): return value
+        case .toOneFault: return .toOne(nil)
+        case .toManyFault:
+            guard let type = ModelLayout.of(Model.self).collectionTypes[slot] else { return .unset }
+            return .toMany(RelationshipEditing.make(type, []))
+        case .unloaded: return .unset
+        }
     }
 
     func setValue(_ value: BackingValue, at slot: Int) {
@@ -82,20 +109,40 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
         let old = slots[slot]
         if !isInserted && !isChanged && original == nil { original = slots }
         slots[slot] = .loaded(value)
+        changedSlots.insert(slot)
         context.backingDataDidChange(owner, self, slot: slot, old: old, new: value)
     }
 
     func detach() {
         context = nil
         isInserted = false
-        isChanged = false
-        original = nil
+        markSaved()
     }
 
     func restoreOriginal() {
         if let original { slots = original }
         original = nil
+        changedSlots = []
         isChanged = false
         isDeleted = false
+    }
+
+    func release() {
+        for index in slots.indices {
+            switch slots[index] {
+            case .loaded(.toOne(let model?)): slots[index] = .toOneFault(model.persistentModelID)
+            case .loaded(.toMany(let collection)): slots[index] = .toManyFault(collection._persistentModels.map(\.persistentModelID))
+            default: break
+            }
+        }
+        context = nil
+        original = nil
+    }
+
+    func markSaved() {
+        isChanged = false
+        original = nil
+        changedSlots = []
+        failedFaultSlots = []
     }
 }

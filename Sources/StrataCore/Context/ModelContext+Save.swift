@@ -1,365 +1,236 @@
 import Foundation
 
 extension ModelContext {
+    /// A save that reached some stores and not others.
+    ///
+    /// The stores in ``committedStores`` took their part of the save: those changes are no
+    /// longer pending, and a retried ``ModelContext/save()`` sends only what the other stores
+    /// did not take, so every change is written exactly once. ``underlyingError`` is what
+    /// ``failedStore`` threw.
+    public struct PartialSaveError: Error, CustomStringConvertible {
+        /// The identifiers of the stores that committed their part, in the order they saved.
+        public let committedStores: [String]
+        /// The identifier of the store whose save failed; its changes are still pending.
+        public let failedStore: String
+        /// The failed store's error.
+        public let underlyingError: any Error
+
+        public var description: String {
+            "the save reached \(committedStores.joined(separator: ", ")) but \(failedStore) failed, and its changes are still pending: \(underlyingError)"
+        }
+    }
+
     /// Writes the context's inserts, changes and deletes to their stores.
     ///
     /// Delete rules apply first: `.cascade` deletes related models, `.nullify` clears the
     /// other side, `.deny` refuses. Inserts that collide with a stored model (or with an
     /// earlier insert of this save) on a unique constraint update that model instead.
-    /// Each store saves in one transaction of its own.
+    /// Each store saves in one transaction of its own; nothing is loaded while the changes
+    /// are captured.
     ///
     /// - Throws: ``SwiftDataError/modelValidationFailure`` when a `.deny` rule refuses a
-    ///   delete (nothing changes then), or a store's error; changes of stores that failed
-    ///   stay pending.
+    ///   delete (nothing changes then), or when a change would overwrite a relationship that
+    ///   failed to load; the store's error when the first store fails (nothing is saved);
+    ///   ``PartialSaveError`` when a later store fails after earlier ones committed.
     public func save() throws {
         applyInbox()
         guard hasChanges else { return }
         NotificationCenter.default.post(name: ModelContext.willSave, object: self)
         try applyDeleteRules()
         try resolveUniqueness()
+        try refuseOverwritingFailedFaults()
+        discardDeletedInserts()
 
-        var groups: [String: (inserted: [any PersistentModel], updated: [any PersistentModel], deleted: [any PersistentModel])] = [:]
-        func add(_ model: any PersistentModel, _ path: WritableKeyPath<(inserted: [any PersistentModel], updated: [any PersistentModel], deleted: [any PersistentModel]), [any PersistentModel]>) throws {
-            let entityName = managedAny(model)?.entityName ?? Schema.entityName(for: type(of: model))
-            let store = try container.store(for: entityName)
-            groups[store.identifier, default: ([], [], [])][keyPath: path].append(model)
-        }
-        for model in inserted.models where managedAny(model)?.isDeleted != true { try add(model, \.inserted) }
-        for model in changed.models where managedAny(model)?.isDeleted != true { try add(model, \.updated) }
-        for model in deleted.models where managedAny(model)?.isInserted != true { try add(model, \.deleted) }
+        var outcome = SaveOutcome()
+        try saveRound(&outcome)
+        // A store that saved before another store gave its inserts permanent identifiers
+        // holds temporary ones for them; those models are pending again, so send them now.
+        if hasChanges { try saveRound(&outcome) }
 
-        var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
-        var savedInserted: [PersistentIdentifier] = []
-        var savedUpdated: [DefaultSnapshot] = []
-        var savedDeleted: [PersistentIdentifier] = []
-        var savedByStore: [(StoreBox, [any PersistentModel], [PersistentIdentifier])] = []
-        for store in container.stores {
-            guard let group = groups[store.identifier] else { continue }
-            let result = try store.save(
-                editingState: editingState,
-                inserted: group.inserted.map(\.anyBackingData), updated: group.updated.map(\.anyBackingData),
-                deleted: group.deleted.map(\.anyBackingData), remapped: remapped)
-            remapped.merge(result.remapped) { _, new in new }
-            let insertedIDs = group.inserted.map { finishInsert($0, remapped: remapped) }
-            savedInserted.append(contentsOf: insertedIDs)
-            for model in group.updated { savedUpdated.append(finishUpdate(model)) }
-            for model in group.deleted { savedDeleted.append(finishDelete(model)) }
-            for (id, snapshot) in result.reregister {
-                guard let model = registered[id]?.model, let data = managedAny(model),
-                    let runtime = try? runtime(for: id.entityName)
-                else { continue }
-                refresh(data, from: snapshot, runtime: runtime, partial: false)
-            }
-            savedByStore.append((store, group.inserted + group.updated, insertedIDs))
-        }
-        try resaveForwardReferences(savedByStore)
-        for model in inserted.models where managedAny(model)?.isDeleted == true {
-            finishDiscardedInsert(model)
-        }
-        inserted = ModelSet()
-        changed = ModelSet()
-        deleted = ModelSet()
         knownSnapshots = [:]
-        container.broadcast(from: self, change: .saved(updated: savedUpdated, deleted: savedDeleted))
+        core.broadcast(from: self, change: .saved(updated: outcome.updated, deleted: outcome.deleted))
         NotificationCenter.default.post(
             name: ModelContext.didSave, object: self,
             userInfo: [
-                NotificationKey.insertedIdentifiers.rawValue: savedInserted,
-                NotificationKey.updatedIdentifiers.rawValue: savedUpdated.map(\.persistentIdentifier),
-                NotificationKey.deletedIdentifiers.rawValue: savedDeleted,
+                NotificationKey.insertedIdentifiers.rawValue: outcome.inserted,
+                NotificationKey.updatedIdentifiers.rawValue: outcome.updated.map(\.persistentIdentifier),
+                NotificationKey.deletedIdentifiers.rawValue: outcome.deleted,
             ])
     }
 
-    // MARK: Bookkeeping after a store saved
+    /// What a save wrote, for the notifications and the other contexts.
+    struct SaveOutcome {
+        var inserted: [PersistentIdentifier] = []
+        var updated: [DefaultSnapshot] = []
+        var deleted: [PersistentIdentifier] = []
+        var committedStores: [String] = []
+    }
+
+    /// Sends each store its part of the pending changes, in the container's store order,
+    /// and settles each part as soon as its store commits.
+    private func saveRound(_ outcome: inout SaveOutcome) throws {
+        for part in try SavePlan(self).parts {
+            let partial = part.store.store is any DataStorePartialUpdating
+            let layouts = LayoutCache()
+            func capture(_ model: any PersistentModel, _ properties: ChangeCapture.Properties) throws -> DefaultSnapshot {
+                guard let data = managedAny(model) else {
+                    throw SwiftDataError.missingModelContext.with(details: "\(model.persistentModelID) left the context during the save")
+                }
+                if properties == .all { try loadUnloadedProperties(of: data) }
+                return try ChangeCapture.snapshot(of: data, layout: layouts.layout(for: data.entityName, in: self), properties: properties)
+            }
+            let inserted = try part.inserted.map { try capture($0, .all) }
+            let updated = try part.updated.map { try capture($0, partial ? .changed : .all) }
+            let deleted = try part.deleted.map { try capture($0, partial ? .loaded : .all) }
+            let result: (remapped: [PersistentIdentifier: PersistentIdentifier], reregister: [PersistentIdentifier: DefaultSnapshot])
+            do {
+                result = try part.store.save(editingState: editingState, inserted: inserted, updated: updated, deleted: deleted)
+            } catch {
+                guard !outcome.committedStores.isEmpty else { throw error }
+                throw PartialSaveError(
+                    committedStores: outcome.committedStores, failedStore: part.store.identifier, underlyingError: error)
+            }
+            outcome.committedStores.append(part.store.identifier)
+            for model in part.inserted { outcome.inserted.append(finishInsert(model, remapped: result.remapped)) }
+            for (model, snapshot) in zip(part.updated, updated) {
+                finishUpdate(model)
+                outcome.updated.append(snapshot)
+            }
+            for model in part.deleted { outcome.deleted.append(finishDelete(model)) }
+            for (id, snapshot) in result.reregister {
+                guard let model = registered[id], let data = managedAny(model) else { continue }
+                try refresh(data, from: snapshot, runtime: try runtime(for: id.entityName), partial: true)
+            }
+            markForwardReferences(in: part.inserted + part.updated)
+        }
+    }
+
+    /// Refuses a save that would write a relationship whose stored value never loaded:
+    /// writing it would replace stored destinations the app never saw.
+    private func refuseOverwritingFailedFaults() throws {
+        for model in changed.models {
+            guard let data = managedAny(model), !data.failedFaultSlots.isEmpty else { continue }
+            guard let slot = data.failedFaultSlots.intersection(data.changedSlots).first else { continue }
+            throw SwiftDataError.modelValidationFailure.with(
+                details: "\(ModelLayout.propertyName(of: type(of: model), slot: slot)) of \(model.persistentModelID) failed to load, so changing it would overwrite stored values unseen; fetch the model again and retry")
+        }
+    }
+
+    /// Loads the properties of a partially fetched model, for a store that needs every value.
+    ///
+    /// - Throws: The store's error, or ``SwiftDataError/missingModelContext`` when the model is gone.
+    func loadUnloadedProperties(of data: any ManagedData) throws {
+        guard let index = data.slots.firstIndex(where: { if case .unloaded = $0 { true } else { false } }),
+            let id = data.identifier
+        else { return }
+        guard let snapshot = try lookupSnapshots([id]).first else {
+            throw SwiftDataError.missingModelContext.with(details: "\(id) is no longer in its store")
+        }
+        let full = try slots(from: snapshot, runtime: try runtime(for: data.entityName), partial: false)
+        for slot in index..<min(data.slots.count, full.count) {
+            if case .unloaded = data.slots[slot] { data.slots[slot] = full[slot] }
+        }
+    }
+
+    // MARK: Bookkeeping after a store committed
 
     private func finishInsert(_ model: any PersistentModel, remapped: [PersistentIdentifier: PersistentIdentifier]) -> PersistentIdentifier {
+        inserted.remove(model)
         guard let data = managedAny(model), let temporary = data.identifier else { return model.persistentModelID }
         let permanent = remapped[temporary] ?? temporary
         if permanent != temporary {
-            registered[temporary] = nil
+            registered.remove(temporary)
             data.identifier = permanent
         }
-        registered[permanent] = WeakModel(model)
+        registered.register(model, as: permanent)
         data.isInserted = false
-        data.isChanged = false
-        data.original = nil
+        data.markSaved()
         return permanent
     }
 
-    private func finishUpdate(_ model: any PersistentModel) -> DefaultSnapshot {
-        let data = managedAny(model)
-        data?.isChanged = false
-        data?.original = nil
-        var related: [PersistentIdentifier: any BackingData] = [:]
-        return DefaultSnapshot(from: model.anyBackingData, relatedBackingDatas: &related)
+    private func finishUpdate(_ model: any PersistentModel) {
+        changed.remove(model)
+        managedAny(model)?.markSaved()
     }
 
     private func finishDelete(_ model: any PersistentModel) -> PersistentIdentifier {
+        deleted.remove(model)
+        changed.remove(model)
         let id = model.persistentModelID
-        registered[id] = nil
+        registered.remove(id)
         if let data = managedAny(model) {
-            data.original = nil
-            data.isChanged = false
-            data.context = nil
+            data.markSaved()
+            data.release()
             data.isDeleted = true
         }
         return id
     }
 
-    private func finishDiscardedInsert(_ model: any PersistentModel) {
-        guard let data = managedAny(model) else { return }
-        if let id = data.identifier { registered[id] = nil }
-        data.detach()
-        data.isDeleted = true
-    }
-
-    /// Saves again the models of earlier stores that refer to models a later store of this
-    /// save gave permanent identifiers: the earlier store only saw their temporary ones.
-    private func resaveForwardReferences(_ saved: [(StoreBox, [any PersistentModel], [PersistentIdentifier])]) throws {
-        guard saved.count > 1 else { return }
-        var later: Set<PersistentIdentifier> = []
-        for position in saved.indices.reversed() {
-            let (store, models, _) = saved[position]
-            if !later.isEmpty {
-                let stale = models.filter { model in
-                    guard let data = managedAny(model) else { return false }
-                    return data.slots.contains { slot in
-                        relatedIdentifiers(in: slot).contains { later.contains($0) }
-                    }
-                }
-                if !stale.isEmpty {
-                    _ = try store.save(
-                        editingState: editingState, inserted: [], updated: stale.map(\.anyBackingData), deleted: [],
-                        remapped: [:])
-                }
-            }
-            later.formUnion(saved[position].2)
-        }
-    }
-
-    private func relatedIdentifiers(in slot: ManagedSlot) -> [PersistentIdentifier] {
-        switch slot {
-        case .loaded(.toOne(let model?)): [model.persistentModelID]
-        case .loaded(.toMany(let collection)): collection._persistentModels.map(\.persistentModelID)
-        default: []
-        }
-    }
-
-    // MARK: Delete rules
-
-    /// Extends the pending deletes by `.cascade`, refuses by `.deny`, and applies `.nullify`.
-    private func applyDeleteRules() throws {
-        var plan = deleted.models
-        var planned = Set(plan.map { ObjectIdentifier($0) })
-        var denials: [(any PersistentModel, EntityRuntime.RelationshipSlot, [any PersistentModel])] = []
-        var nullify: [(any PersistentModel, EntityRuntime.RelationshipSlot, [any PersistentModel])] = []
-        var index = 0
-        while index < plan.count {
-            let model = plan[index]
-            index += 1
-            guard let data = managedAny(model), let runtime = try? runtime(for: data.entityName) else { continue }
-            for relationship in runtime.relationships {
-                let related = relatedModels(in: data.slots[relationship.slot])
-                guard !related.isEmpty else { continue }
-                switch relationship.deleteRule {
-                case .cascade:
-                    for other in related where planned.insert(ObjectIdentifier(other)).inserted { plan.append(other) }
-                case .deny:
-                    denials.append((model, relationship, related))
-                case .nullify:
-                    nullify.append((model, relationship, related))
-                case .noAction:
-                    break
-                }
-            }
-        }
-        for (model, relationship, related) in denials {
-            let blocking = related.filter { !planned.contains(ObjectIdentifier($0)) }
-            guard !blocking.isEmpty else { continue }
-            throw SwiftDataError.modelValidationFailure.with(
-                details: "\(Schema.entityName(for: type(of: model))) \(model.persistentModelID) cannot be deleted: its relationship \(relationship.name) has the .deny rule and still holds \(blocking.count) \(relationship.destination) model(s)")
-        }
-        for model in plan.dropFirst(deleted.count) {
-            guard let data = managedAny(model) else { continue }
-            data.isDeleted = true
-            deleted.insert(model)
-        }
-        for (model, relationship, related) in nullify {
-            let survivors = related.filter { !planned.contains(ObjectIdentifier($0)) }
-            guard !survivors.isEmpty else { continue }
-            maintainInverse(of: model, relationship, removed: survivors, added: [])
-        }
-    }
-
-    // MARK: Uniqueness
-
-    /// Turns inserts that collide on a unique constraint into updates of the model they collide with.
-    ///
-    /// Collisions among this save's inserts are found by key; collisions with stored models
-    /// by one store query per insert when there are few, or one scan of the entity's stored
-    /// keys per constraint when there are many, so large imports stay linear.
-    private func resolveUniqueness() throws {
-        var groups: [String: [any PersistentModel]] = [:]
+    /// Drops inserts deleted before their first save: no store ever sees them.
+    private func discardDeletedInserts() {
         for model in inserted.models {
-            guard let data = managedAny(model), !data.isDeleted else { continue }
-            groups[data.entityName, default: []].append(model)
+            guard let data = managedAny(model), data.isDeleted else { continue }
+            inserted.remove(model)
+            deleted.remove(model)
+            if let id = data.identifier { registered.remove(id) }
+            data.detach()
+            data.isDeleted = true
         }
-        for (entityName, models) in groups {
-            let runtime = try runtime(for: entityName)
-            guard !runtime.uniqueSlots.isEmpty else { continue }
-            var merged = Set<ObjectIdentifier>()
-            for constraint in runtime.uniqueSlots {
-                var pendingByKey: [[PersistentValue]: any PersistentModel] = [:]
-                var candidates: [(any PersistentModel, [PersistentValue])] = []
-                for model in models where !merged.contains(ObjectIdentifier(model)) {
-                    let key = constraint.map { uniqueValue(of: model, slot: $0, runtime: runtime) }
-                    if key.contains(.null) { continue }
-                    if let earlier = pendingByKey[key] {
-                        merge(model, into: earlier)
-                        merged.insert(ObjectIdentifier(model))
-                        continue
-                    }
-                    pendingByKey[key] = model
-                    candidates.append((model, key))
-                }
-                if candidates.count > 32 {
-                    let stored = try storedKeys(of: constraint, runtime: runtime)
-                    for (model, key) in candidates {
-                        guard let id = stored[key], let existing = try liveModel(for: id), existing !== model else { continue }
-                        merge(model, into: existing)
-                        merged.insert(ObjectIdentifier(model))
-                    }
-                } else {
-                    for (model, key) in candidates {
-                        guard let existing = try storedModel(matching: constraint, key, runtime: runtime), existing !== model else { continue }
-                        merge(model, into: existing)
-                        merged.insert(ObjectIdentifier(model))
-                    }
-                }
+    }
+
+    /// Marks models that a store just saved with temporary identifiers of models another
+    /// store has yet to insert, so the next round sends them again with permanent ones.
+    private func markForwardReferences(in models: [any PersistentModel]) {
+        for model in models {
+            guard let data = managedAny(model) else { continue }
+            for slot in data.slots.indices {
+                let stale = loadedModels(in: data.slots[slot]).contains { managedAny($0)?.isInserted == true }
+                guard stale else { continue }
+                data.changedSlots.insert(slot)
+                data.isChanged = true
+                changed.insert(model)
             }
         }
     }
+}
 
-    /// The stored identifiers of `runtime`'s entity by their values for `constraint`.
-    private func storedKeys(of constraint: [Int], runtime: EntityRuntime) throws -> [[PersistentValue]: PersistentIdentifier] {
-        try storedKeys(of: constraint.map { runtime.propertyNames[$0] }, type: runtime.modelType)
+/// The pending changes of a context grouped by the store that takes them, in the
+/// container's store order.
+struct SavePlan {
+    struct Part {
+        let store: StoreBox
+        var inserted: [any PersistentModel] = []
+        var updated: [any PersistentModel] = []
+        var deleted: [any PersistentModel] = []
     }
 
-    private func storedKeys<T: PersistentModel>(of names: [String], type: T.Type) throws -> [[PersistentValue]: PersistentIdentifier] {
-        let entityName = Schema.entityName(for: T.self)
-        var keys: [[PersistentValue]: PersistentIdentifier] = [:]
-        for snapshot in try storeSnapshots(T.self, filter: nil).snapshots where snapshot.persistentIdentifier.entityName == entityName {
-            let key = names.map { snapshot[$0] ?? .null }
-            if keys[key] == nil { keys[key] = snapshot.persistentIdentifier }
-        }
-        return keys
-    }
+    let parts: [Part]
 
-    /// The registered model for `id` unless it is being deleted, else the stored one.
-    private func liveModel(for id: PersistentIdentifier) throws -> (any PersistentModel)? {
-        if let model = registered[id]?.model {
-            return managedAny(model)?.isDeleted == true ? nil : model
-        }
-        return try existingModel(for: id)
-    }
-
-    private func uniqueValue(of model: any PersistentModel, slot: Int, runtime: EntityRuntime) -> PersistentValue {
-        var related: [PersistentIdentifier: any BackingData] = [:]
-        let layout = ModelLayout.of(runtime.modelType)
-        return SnapshotCapture.persistentValue(of: model.anyBackingData.value(at: slot), slot: slot, layout: layout, related: &related)
-    }
-
-    private func storedModel(matching constraint: [Int], _ key: [PersistentValue], runtime: EntityRuntime) throws -> (any PersistentModel)? {
-        var filter: FilterExpression?
-        for (slot, value) in zip(constraint, key) {
-            let test = FilterExpression.comparison(.equal, .property(variable: 0, path: [runtime.propertyNames[slot]]), .value(value))
-            filter = filter.map { .and($0, test) } ?? test
-        }
-        guard let filter else { return nil }
-        return try storedModel(matching: filter, type: runtime.modelType)
-    }
-
-    private func storedModel<T: PersistentModel>(matching filter: FilterExpression, type: T.Type) throws -> (any PersistentModel)? {
-        let candidates = try storeSnapshots(T.self, filter: filter)
-        let evaluator = FilterEvaluator { id in
-            candidates.related[id] ?? candidates.snapshots.first { $0.persistentIdentifier == id }
-        }
-        let entityName = Schema.entityName(for: T.self)
-        let snapshots = try candidates.snapshots.filter {
-            try $0.persistentIdentifier.entityName == entityName && evaluator.matches($0, filter)
-        }
-        guard let snapshot = snapshots.first else { return nil }
-        if let model = registered[snapshot.persistentIdentifier]?.model {
-            return managedAny(model)?.isDeleted == true ? nil : model
-        }
-        return try materialize(snapshot)
-    }
-
-    /// Makes `model`, a pending insert, stand for `existing`: `existing` takes its attribute
-    /// values and gains its related models, and both objects share one backing data, so the
-    /// save updates `existing`'s record.
+    /// Groups `context`'s pending changes.
     ///
-    /// Relationships merge rather than replace: a to-one keeps `existing`'s destination when
-    /// the insert has none, and a to-many holds both sides' models, so an upsert never
-    /// orphans what the stored model already had.
-    private func merge(_ model: any PersistentModel, into existing: any PersistentModel) {
-        guard let source = managedAny(model), let target = managedAny(existing),
-            let runtime = try? runtime(for: target.entityName)
-        else { return }
-        if !target.isInserted && !target.isChanged && target.original == nil { target.original = target.slots }
-        var adopted: [(EntityRuntime.RelationshipSlot, [any PersistentModel])] = []
-        for slot in source.slots.indices where slot < target.slots.count {
-            guard let relationship = runtime.relationshipBySlot[slot] else {
-                target.slots[slot] = source.slots[slot]
-                continue
-            }
-            let incoming = relatedModels(in: source.slots[slot])
-            if relationship.isToOne {
-                guard let destination = incoming.first else { continue }
-                target.slots[slot] = .loaded(.toOne(destination))
-                adopted.append((relationship, [destination]))
-            } else {
-                let current = relatedModels(in: target.slots[slot])
-                let added = incoming.filter { other in !current.contains { $0 === other } }
-                guard !added.isEmpty, let type = relationship.collectionType else { continue }
-                target.slots[slot] = .loaded(.toMany(RelationshipEditing.make(type, current + added)))
-                adopted.append((relationship, added))
-            }
+    /// - Throws: ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` for a model no store holds.
+    init(_ context: ModelContext) throws {
+        var byStore: [String: Part] = [:]
+        func add(_ model: any PersistentModel, _ path: WritableKeyPath<Part, [any PersistentModel]>) throws {
+            let entityName = context.managedAny(model)?.entityName ?? Schema.entityName(for: type(of: model))
+            let store = try context.core.store(for: entityName)
+            byStore[store.identifier, default: Part(store: store)][keyPath: path].append(model)
         }
-        if !target.isInserted && !target.isChanged {
-            target.isChanged = true
-            changed.insert(existing)
-        }
-        inserted.remove(model)
-        if let id = source.identifier { registered[id] = nil }
-        share(existing.anyBackingData, with: model)
-        // The adopted models' inverse pointed at the insert; point it at `existing`.
-        let wasMaintaining = maintainingInverses
-        maintainingInverses = true
-        defer { maintainingInverses = wasMaintaining }
-        for (relationship, models) in adopted {
-            guard let inverseSlot = relationship.inverseSlot,
-                let inverse = try? self.runtime(for: relationship.destination).relationshipBySlot[inverseSlot]
-            else { continue }
-            for other in models {
-                let data = other.anyBackingData
-                if inverse.isToOne {
-                    data.setValue(.toOne(existing), at: inverseSlot)
-                } else if case .toMany(let collection) = data.value(at: inverseSlot) {
-                    let replaced = RelationshipEditing.removing(model, from: collection)
-                    let fixed = replaced._persistentModels.contains { $0 === existing } ? replaced : RelationshipEditing.appending(existing, to: replaced)
-                    data.setValue(.toMany(fixed), at: inverseSlot)
-                }
-            }
-        }
+        for model in context.inserted.models { try add(model, \.inserted) }
+        for model in context.changed.models where context.managedAny(model)?.isDeleted != true { try add(model, \.updated) }
+        for model in context.deleted.models { try add(model, \.deleted) }
+        parts = context.core.stores.compactMap { byStore[$0.identifier] }
     }
+}
 
-    private func share(_ backingData: any BackingData, with model: any PersistentModel) {
-        shareTyped(backingData, model)
-    }
+/// The layouts of the entities one save touches, looked up once each.
+private final class LayoutCache {
+    private var layouts: [String: ModelLayout] = [:]
 
-    private func shareTyped<M: PersistentModel>(_ backingData: any BackingData, _ model: M) {
-        guard let typed = backingData as? any BackingData<M> else { return }
-        model.persistentBackingData = typed
+    func layout(for entityName: String, in context: ModelContext) throws -> ModelLayout {
+        if let layout = layouts[entityName] { return layout }
+        let layout = ModelLayout.of(try context.runtime(for: entityName).modelType)
+        layouts[entityName] = layout
+        return layout
     }
 }

@@ -32,7 +32,18 @@ public final class ModelContext: Equatable {
     }
 
     /// The container whose stores this context reads and writes.
-    public let container: ModelContainer
+    public var container: ModelContainer {
+        switch containerLink {
+        case .owned(let container):
+            return container
+        case .main(let weak):
+            if let container = weak.container { return container }
+            // The app let go of the container but still uses its main context.
+            let revived = ModelContainer(core: core)
+            containerLink = .owned(revived)
+            return revived
+        }
+    }
     /// Whether the context saves by itself after changes; `true` only for ``ModelContainer/mainContext``.
     public var autosaveEnabled = false
     /// The context's identity and author, as stores see them.
@@ -44,12 +55,15 @@ public final class ModelContext: Equatable {
         set { editingState.author = newValue }
     }
 
+    /// The container's stores and routing, which every context keeps alive.
+    let core: ContainerCore
+    private var containerLink: ContainerLink
     let inbox = ContextInbox()
-    var isMainContext = false
+    var isMainContext: Bool { if case .main = containerLink { true } else { false } }
     var autosaveScheduled = false
 
-    /// One live object per identifier; weak, so unchanged models are freed when unused.
-    var registered: [PersistentIdentifier: WeakModel] = [:]
+    /// The models this context registered, owned by it.
+    var registered = IdentityMap()
     var inserted = ModelSet()
     var changed = ModelSet()
     var deleted = ModelSet()
@@ -59,15 +73,28 @@ public final class ModelContext: Equatable {
     var maintainingInverses = false
 
     /// Creates a context for `container`.
-    public init(_ container: ModelContainer) {
-        self.container = container
+    public convenience init(_ container: ModelContainer) {
+        self.init(core: container.core, link: .owned(container))
+    }
+
+    /// Creates the main context of `container`, which does not keep its container alive.
+    convenience init(mainContextOf container: ModelContainer) {
+        self.init(core: container.core, link: .main(WeakContainer(container)))
+    }
+
+    private init(core: ContainerCore, link: ContainerLink) {
+        self.core = core
+        self.containerLink = link
         self.editingState = EditingState()
-        container.register(self)
-        for store in container.stores { store.initializeState(for: editingState) }
+        core.register(self)
+        for store in core.stores { store.initializeState(for: editingState) }
     }
 
     deinit {
-        for store in container.stores { store.invalidateState(for: editingState) }
+        // Models hold their context weakly, so they already see it gone; break the cycles
+        // between related models so the graph is freed with the context.
+        for model in registered.all { (model.anyBackingData as? any ManagedData)?.release() }
+        for store in core.stores { store.invalidateState(for: editingState) }
     }
 
     public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool { lhs === rhs }
@@ -139,7 +166,7 @@ public final class ModelContext: Equatable {
     public func rollback() {
         for model in inserted.models {
             guard let data = managedAny(model) else { continue }
-            if let id = data.identifier { registered[id] = nil }
+            if let id = data.identifier { registered.remove(id) }
             data.detach()
         }
         for model in changed.models + deleted.models {
@@ -156,7 +183,7 @@ public final class ModelContext: Equatable {
     /// The registered model with `persistentModelID`, if this context holds it.
     public func registeredModel<T: PersistentModel>(for persistentModelID: PersistentIdentifier) -> T? {
         applyInbox()
-        return registered[persistentModelID]?.model as? T
+        return registered[persistentModelID] as? T
     }
 
     /// The model with `persistentModelID`: the registered one, or one fetched from its store.
@@ -166,17 +193,28 @@ public final class ModelContext: Equatable {
     /// ``registeredModel(for:)`` or a fetch when the model may not exist.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
         applyInbox()
-        if let model = registered[persistentModelID]?.model { return model }
-        if let model = try? existingModel(for: persistentModelID) { return model }
-        let type = (try? container.modelType(for: persistentModelID.entityName)) ?? UnknownModel.self
+        if let model = registered[persistentModelID] { return model }
+        do {
+            return try existingModel(for: persistentModelID)
+        } catch {
+            StrataLog.logger.error("model(for:) found no model \(persistentModelID): \(error)")
+        }
+        let type = (try? core.modelType(for: persistentModelID.entityName)) ?? UnknownModel.self
         return makePlaceholder(type, persistentModelID)
     }
 }
 
-/// A weak reference to a registered model.
-struct WeakModel {
-    weak var model: (any PersistentModel)?
-    init(_ model: any PersistentModel) { self.model = model }
+/// How a context refers to its container: strongly, or weakly for the main context, which
+/// its container keeps.
+enum ContainerLink {
+    case owned(ModelContainer)
+    case main(WeakContainer)
+}
+
+/// A weak reference to a container.
+struct WeakContainer {
+    weak var container: ModelContainer?
+    init(_ container: ModelContainer) { self.container = container }
 }
 
 /// An insertion-ordered set of models with constant-time membership.

@@ -1,37 +1,79 @@
 /// The results of a batched fetch: identifiers are fetched at once, models a batch at a
 /// time as you index into the collection.
+///
+/// Models deleted by another context between batches are skipped, so the collection can
+/// end earlier than its count said when iteration began: iterate it (`for model in
+/// results`) rather than indexing up to a count read beforehand.
 public struct FetchResultsCollection<Element>: RandomAccessCollection {
-    let identifiers: [PersistentIdentifier]
-    let batchSize: Int
     let loader: BatchLoader<Element>
 
     /// The position of the first result.
     public var startIndex: Int { 0 }
     /// The position after the last result.
-    public var endIndex: Int { identifiers.count }
+    public var endIndex: Int { loader.count }
 
     /// The result at `position`, loading its batch if needed.
     public subscript(position: Int) -> Element {
-        loader.element(at: position, identifiers: identifiers, batchSize: batchSize)
+        loader.element(at: position)
     }
 }
 
 /// Loads and keeps the current batch of a ``FetchResultsCollection``.
+///
+/// When a batch comes back short (its models were deleted since the identifiers were
+/// read), the missing identifiers are dropped and later positions move up.
 final class BatchLoader<Element> {
-    private let load: ([PersistentIdentifier]) -> [Element]
+    typealias Load = ([PersistentIdentifier], _ previous: [Element]) throws -> [Element]
+
+    private var identifiers: [PersistentIdentifier]
+    private let batchSize: Int
+    private let load: Load
     private var batchStart = -1
     private var batch: [Element] = []
 
-    init(load: @escaping ([PersistentIdentifier]) -> [Element]) {
+    init(identifiers: [PersistentIdentifier], batchSize: Int, load: @escaping Load) {
+        self.identifiers = identifiers
+        self.batchSize = batchSize
         self.load = load
     }
 
-    func element(at position: Int, identifiers: [PersistentIdentifier], batchSize: Int) -> Element {
+    var count: Int { identifiers.count }
+
+    func element(at position: Int) -> Element {
         let start = (position / batchSize) * batchSize
-        if start != batchStart {
-            batch = load(Array(identifiers[start..<min(start + batchSize, identifiers.count)]))
-            batchStart = start
+        if start != batchStart || position - start >= batch.count {
+            loadBatch(at: start)
         }
         return batch[position - start]
+    }
+
+    private func loadBatch(at start: Int) {
+        let previous = batch
+        batch = []
+        batchStart = start
+        while start < identifiers.count {
+            let wanted = Array(identifiers[start..<min(start + batchSize, identifiers.count)])
+            let loaded: [Element]
+            do {
+                loaded = try load(wanted, previous)
+            } catch {
+                StrataLog.logger.error("a batched fetch ended early: loading \(wanted.count) model(s) failed: \(error)")
+                identifiers.removeSubrange(start...)
+                return
+            }
+            if loaded.count == wanted.count {
+                batch = loaded
+                return
+            }
+            // Some models are gone: keep the identifiers of what loaded and try the rest.
+            let present = Set(loaded.compactMap { ($0 as? any PersistentModel)?.persistentModelID ?? ($0 as? PersistentIdentifier) })
+            identifiers.removeSubrange(start..<start + wanted.count)
+            identifiers.insert(contentsOf: wanted.filter { present.contains($0) }, at: start)
+            if loaded.count > 0 || start >= identifiers.count {
+                batch = loaded
+                if batch.count < batchSize && start + batch.count < identifiers.count { continue }
+                return
+            }
+        }
     }
 }

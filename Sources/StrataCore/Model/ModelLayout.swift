@@ -8,6 +8,8 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
     let slotsByKeyPath: [AnyKeyPath: Int]
     /// The value transformer name of each `.transformable(by:)` attribute, by slot.
     let transformerNames: [Int: String]
+    /// The collection type of each to-many relationship, by slot.
+    let collectionTypes: [Int: any RelationshipCollection.Type]
 
     private init(modelType: any PersistentModel.Type) {
         entityName = Schema.entityName(for: modelType)
@@ -25,6 +27,13 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
             }
         }
         transformerNames = transformers
+        var collections: [Int: any RelationshipCollection.Type] = [:]
+        for (slot, property) in metadata.enumerated() {
+            if let type = SchemaBuilder.valueType(of: property.keypath) as? any RelationshipCollection.Type {
+                collections[slot] = type
+            }
+        }
+        collectionTypes = collections
     }
 
     private static let cache = Mutex<[ObjectIdentifier: ModelLayout]>([:])

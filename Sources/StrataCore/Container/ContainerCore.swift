@@ -1,0 +1,83 @@
+import Synchronization
+
+/// What a container's contexts need from it: the opened stores, which store holds each
+/// entity, the entities' run-time descriptions, and the live contexts to notify.
+///
+/// Contexts hold this core strongly and the public ``ModelContainer`` weakly only for the
+/// main context, so the main context does not keep its container alive: once the app lets
+/// go of the container and of every context, the core is freed and its stores close.
+final class ContainerCore: @unchecked Sendable {  // immutable after init but for `contexts`, which has its lock
+    let schema: Schema
+    let migrationPlan: (any SchemaMigrationPlan.Type)?
+    let configurations: [any DataStoreConfiguration]
+    let stores: [StoreBox]
+    private let storesByEntity: [String: StoreBox]
+    private let runtimes: [String: EntityRuntime]
+    private let contexts = Mutex<[WeakContext]>([])
+
+    init(
+        schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration],
+        stores: [StoreBox], storesByEntity: [String: StoreBox]
+    ) {
+        self.schema = schema
+        self.migrationPlan = migrationPlan
+        self.configurations = configurations
+        self.stores = stores
+        self.storesByEntity = storesByEntity
+        var runtimes: [String: EntityRuntime] = [:]
+        for entity in schema.entities where entity.modelType != nil {
+            runtimes[entity.name] = EntityRuntime(entity: entity, schema: schema)
+        }
+        self.runtimes = runtimes
+    }
+
+    /// The store that holds `entityName`.
+    ///
+    /// - Throws: ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` when no configuration holds it.
+    func store(for entityName: String) throws -> StoreBox {
+        guard let store = storesByEntity[entityName] else {
+            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
+                details: "no configuration of this container holds the model \(entityName)")
+        }
+        return store
+    }
+
+    /// The run-time description of `entityName`.
+    ///
+    /// - Throws: ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` when the schema lacks it.
+    func runtime(for entityName: String) throws -> EntityRuntime {
+        guard let runtime = runtimes[entityName] else {
+            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
+                details: "the container's schema has no model \(entityName)")
+        }
+        return runtime
+    }
+
+    /// The model type of `entityName`.
+    ///
+    /// - Throws: As ``runtime(for:)``.
+    func modelType(for entityName: String) throws -> any PersistentModel.Type {
+        try runtime(for: entityName).modelType
+    }
+
+    func register(_ context: ModelContext) {
+        contexts.withLock { list in
+            list.removeAll { $0.context == nil }
+            list.append(WeakContext(context))
+        }
+    }
+
+    /// Hands a saved change to every other live context; each applies it before its next operation.
+    func broadcast(from sender: ModelContext?, change: ContextInbox.Change) {
+        let receivers = contexts.withLock { list in list.compactMap(\.context) }
+        for context in receivers where context !== sender {
+            context.inbox.post(change)
+        }
+    }
+}
+
+/// A weak reference to a context, so the container does not keep contexts alive.
+struct WeakContext: @unchecked Sendable {
+    weak var context: ModelContext?
+    init(_ context: ModelContext) { self.context = context }
+}

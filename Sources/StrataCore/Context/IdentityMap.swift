@@ -1,0 +1,46 @@
+/// The models a context registered: one live object per identifier, owned by the map.
+///
+/// The map holds its models strongly and models hold their context weakly, so there is no
+/// cycle between a context and what it registered. Relationships between registered models
+/// may form cycles (a trip and its items); the context breaks them when it is freed (see
+/// ``ManagedData/release()``), so a graph is freed with the context that fetched it.
+struct IdentityMap {
+    private var models: [PersistentIdentifier: any PersistentModel] = [:]
+
+    var count: Int { models.count }
+    var all: Dictionary<PersistentIdentifier, any PersistentModel>.Values { models.values }
+
+    subscript(id: PersistentIdentifier) -> (any PersistentModel)? { models[id] }
+
+    mutating func register(_ model: any PersistentModel, as id: PersistentIdentifier) {
+        models[id] = model
+    }
+
+    @discardableResult
+    mutating func remove(_ id: PersistentIdentifier) -> (any PersistentModel)? {
+        models.removeValue(forKey: id)
+    }
+
+    mutating func reserveCapacity(_ capacity: Int) {
+        models.reserveCapacity(capacity)
+    }
+
+    /// Keeps only the models `isIncluded` accepts.
+    mutating func filter(_ isIncluded: (any PersistentModel) -> Bool) {
+        models = models.filter { isIncluded($0.value) }
+    }
+
+    /// Forgets `id` when nothing but the map holds its model, which is then freed; models
+    /// the app or another registered model still reaches stay, so identity is never split.
+    ///
+    /// - Returns: Whether the model was forgotten.
+    @discardableResult
+    mutating func evictIfUnreferenced(_ id: PersistentIdentifier) -> Bool {
+        guard let model = models.removeValue(forKey: id) else { return false }
+        var object: AnyObject = model
+        _ = consume model
+        if isKnownUniquelyReferenced(&object) { return true }
+        models[id] = (object as! any PersistentModel)  // it was one a moment ago
+        return false
+    }
+}

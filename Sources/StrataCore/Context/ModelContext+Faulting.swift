@@ -1,0 +1,214 @@
+import Foundation
+
+// How fetched snapshots become registered models, and how faults load.
+extension ModelContext {
+    /// Loads what a faulted slot refers to and stores it in the slot.
+    ///
+    /// A property read cannot throw, so a fault the store fails to load reads as `nil`, an
+    /// empty collection or unset, is logged as an error, and stays a fault to be tried
+    /// again; the slot is remembered, and a save that would overwrite it throws instead.
+    func resolveFault<M: PersistentModel>(of data: ManagedBackingData<M>, at slot: Int) -> BackingValue {
+        do {
+            return try loadFault(of: data, at: slot)
+        } catch {
+            data.failedFaultSlots.insert(slot)
+            StrataLog.logger.error(
+                "\(ModelLayout.propertyName(of: M.self, slot: slot)) of \(data.persistentModelID.map { "\($0)" } ?? "a new model") could not be loaded: \(error)")
+            return data.unresolvedValue(at: slot)
+        }
+    }
+
+    private func loadFault<M: PersistentModel>(of data: ManagedBackingData<M>, at slot: Int) throws -> BackingValue {
+        switch data.slots[slot] {
+        case .loaded(let value):
+            return value
+        case .toOneFault(let id):
+            let model = try existingModels(for: [id]).first
+            data.slots[slot] = .loaded(.toOne(model))
+            return .toOne(model)
+        case .toManyFault(let ids):
+            let models = try existingModels(for: ids)
+            guard let type = ModelLayout.of(M.self).collectionTypes[slot] else { return .unset }
+            let value = BackingValue.toMany(RelationshipEditing.make(type, models))
+            data.slots[slot] = .loaded(value)
+            return value
+        case .unloaded:
+            guard let id = data.persistentModelID else { return .unset }
+            guard let snapshot = try lookupSnapshots([id]).first else {
+                throw SwiftDataError.missingModelContext.with(details: "\(id) is no longer in its store")
+            }
+            let full = try slots(from: snapshot, runtime: try runtime(for: data.entityName), partial: false)
+            for index in data.slots.indices where index < full.count {
+                if case .unloaded = data.slots[index] { data.slots[index] = full[index] }
+            }
+            if case .unloaded = data.slots[slot] { return .unset }
+            return try loadFault(of: data, at: slot)
+        }
+    }
+
+    /// The registered model with `id`, or the one its store holds.
+    ///
+    /// - Throws: ``SwiftDataError/missingModelContext`` when no store holds `id`, or the store's error.
+    func existingModel(for id: PersistentIdentifier) throws -> any PersistentModel {
+        guard let model = try existingModels(for: [id]).first else {
+            throw SwiftDataError.missingModelContext.with(details: "no store holds \(id)")
+        }
+        return model
+    }
+
+    /// The models with `ids`, in order, looking the unregistered ones up in one request per
+    /// entity; models that are gone from their store are left out.
+    ///
+    /// - Throws: The store's error.
+    func existingModels(for ids: [PersistentIdentifier]) throws -> [any PersistentModel] {
+        var missing: [PersistentIdentifier] = []
+        for id in ids where registered[id] == nil && knownSnapshots[id] == nil { missing.append(id) }
+        if !missing.isEmpty {
+            for snapshot in try lookupSnapshots(missing) { knownSnapshots[snapshot.persistentIdentifier] = snapshot }
+        }
+        var models: [any PersistentModel] = []
+        models.reserveCapacity(ids.count)
+        for id in ids {
+            if let model = registered[id] {
+                models.append(model)
+            } else if let snapshot = knownSnapshots[id] {
+                models.append(try materialize(snapshot))
+            }
+        }
+        return models
+    }
+
+    /// The stored snapshots of `ids`, through a lookup plan per entity; identifiers their
+    /// store lacks are left out.
+    ///
+    /// - Throws: The store's error.
+    func lookupSnapshots(_ ids: [PersistentIdentifier]) throws -> [DefaultSnapshot] {
+        var result: [DefaultSnapshot] = []
+        for (entityName, group) in Dictionary(grouping: ids, by: \.entityName) {
+            result += try lookupSnapshots(group, type: try runtime(for: entityName).modelType)
+        }
+        return result
+    }
+
+    private func lookupSnapshots<T: PersistentModel>(_ ids: [PersistentIdentifier], type: T.Type) throws -> [DefaultSnapshot] {
+        var plan = FetchPlan<T>.lookup(ids, store: try core.store(for: Schema.entityName(for: T.self)))
+        let rows = try plan.rows(in: self)
+        remember(rows.related)
+        return rows.snapshots
+    }
+
+    /// Keeps snapshots a store sent along with a fetch, to resolve faults without a trip.
+    func remember(_ related: [PersistentIdentifier: DefaultSnapshot]) {
+        for (id, snapshot) in related where registered[id] == nil { knownSnapshots[id] = snapshot }
+    }
+
+    /// Registers a fetched snapshot: the live registered model (refreshed if unchanged) or a new one.
+    func materialize(_ snapshot: DefaultSnapshot, partial: Bool = false) throws -> any PersistentModel {
+        let id = snapshot.persistentIdentifier
+        let runtime = try runtime(for: id.entityName)
+        if let model = registered[id] {
+            if let data = managedAny(model), !data.hasChangesPending {
+                try refresh(data, from: snapshot, runtime: runtime, partial: partial)
+            }
+            return model
+        }
+        if !knownSnapshots.isEmpty { knownSnapshots[id] = nil }
+        let slots = try slots(from: snapshot, runtime: runtime, partial: partial)
+        let model = makeModel(runtime.modelType, slots: slots, id: id, entityName: runtime.entity.name)
+        registered.register(model, as: id)
+        return model
+    }
+
+    private func makeModel<M: PersistentModel>(
+        _ type: M.Type, slots: ContiguousArray<ManagedSlot>, id: PersistentIdentifier, entityName: String
+    ) -> M {
+        let data = ManagedBackingData<M>(slots: slots, identifier: id, context: self, entityName: entityName)
+        let model = M(backingData: data)
+        data.owner = model
+        return model
+    }
+
+    func makePlaceholder(_ type: any PersistentModel.Type, _ id: PersistentIdentifier) -> any PersistentModel {
+        let count = ModelLayout.of(type).propertyNames.count
+        return makeModel(type, slots: ContiguousArray(repeating: .loaded(.unset), count: count), id: id, entityName: id.entityName)
+    }
+
+    /// Takes a model's values from a newer snapshot; properties the snapshot lacks keep theirs.
+    ///
+    /// - Throws: As ``slots(from:runtime:partial:)``.
+    func refresh(_ data: any ManagedData, from snapshot: DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws {
+        let fresh = try slots(from: snapshot, runtime: runtime, partial: partial)
+        for index in fresh.indices {
+            if case .unloaded = fresh[index] { continue }
+            data.slots[index] = fresh[index]
+        }
+        data.markSaved()
+    }
+
+    /// Turns snapshot values into slots, checking each attribute's kind.
+    ///
+    /// - Throws: ``SwiftDataError/modelValidationFailure`` naming the property when a store
+    ///   returned a value of the wrong kind, or none for a required property of a full fetch.
+    func slots(from snapshot: DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> ContiguousArray<ManagedSlot> {
+        let aligned = snapshot.propertyNames == runtime.propertyNames
+        var result = ContiguousArray<ManagedSlot>()
+        result.reserveCapacity(runtime.propertyNames.count)
+        for (slot, name) in runtime.propertyNames.enumerated() {
+            let value: PersistentValue? = aligned ? snapshot.values[slot] : snapshot[name]
+            guard let value else {
+                if partial { result.append(.unloaded); continue }
+                if let attribute = runtime.attributeBySlot[slot], attribute.isOptional {
+                    result.append(.loaded(.attribute(.null)))
+                    continue
+                }
+                if let relationship = runtime.relationshipBySlot[slot] {
+                    result.append(relationship.isToOne ? .loaded(.toOne(nil)) : .toManyFault([]))
+                    continue
+                }
+                throw SwiftDataError.modelValidationFailure.with(
+                    details: "the store returned \(snapshot.persistentIdentifier) without a value for \(runtime.entity.name).\(name)")
+            }
+            if let attribute = runtime.attributeBySlot[slot] {
+                result.append(try attributeSlot(value, attribute, entity: runtime.entity.name))
+            } else if let relationship = runtime.relationshipBySlot[slot] {
+                switch value {
+                case .null: result.append(relationship.isToOne ? .loaded(.toOne(nil)) : .toManyFault([]))
+                case .identifier(let id) where relationship.isToOne:
+                    if let model = registered[id] { result.append(.loaded(.toOne(model))) } else { result.append(.toOneFault(id)) }
+                case .identifiers(let ids) where !relationship.isToOne:
+                    result.append(.toManyFault(ids))
+                default:
+                    throw SwiftDataError.modelValidationFailure.with(
+                        details: "the store returned \(value.kind.map { "a \($0.rawValue)" } ?? "nil") for the relationship \(runtime.entity.name).\(name)")
+                }
+            }
+        }
+        return result
+    }
+
+    private func attributeSlot(_ value: PersistentValue, _ attribute: EntityRuntime.AttributeSlot, entity: String) throws -> ManagedSlot {
+        if let transformer = attribute.transformerName {
+            guard case .data(let data) = value else {
+                return .loaded(.transformable(nil))
+            }
+            let object = ValueTransformer(forName: NSValueTransformerName(transformer))?.reverseTransformedValue(data)
+            return .loaded(.transformable(object))
+        }
+        switch (value, attribute.kind) {
+        case (.null, _) where attribute.isOptional: return .loaded(.attribute(.null))
+        case (.int, .double), (.int, .decimal), (.int, .bool): return .loaded(.attribute(value))
+        case (.double, .decimal): return .loaded(.attribute(value))
+        default:
+            guard value.kind == attribute.kind else {
+                throw SwiftDataError.modelValidationFailure.with(
+                    details: "the store returned \(value.kind.map { "a \($0.rawValue)" } ?? "nil") for \(entity).\(attribute.name), which holds \(attribute.isOptional ? "an optional " : "")\(attribute.kind.rawValue)")
+            }
+            return .loaded(.attribute(value))
+        }
+    }
+}
+
+extension ManagedData {
+    var hasChangesPending: Bool { isInserted || isChanged || isDeleted }
+}
+

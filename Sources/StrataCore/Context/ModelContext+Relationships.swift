@@ -1,0 +1,211 @@
+import Foundation
+
+// How models enter a context and how the two sides of a relationship stay in step: setting
+// one side of a relationship updates the other side on the models already loaded.
+extension ModelContext {
+    func runtime(for entityName: String) throws -> EntityRuntime {
+        try core.runtime(for: entityName)
+    }
+
+    func managed<T: PersistentModel>(_ model: T) -> ManagedBackingData<T>? {
+        guard let data = model.persistentBackingData as? ManagedBackingData<T>, data.context === self else { return nil }
+        return data
+    }
+
+    func managedAny(_ model: any PersistentModel) -> (any ManagedData)? {
+        guard let data = model.anyBackingData as? any ManagedData, data.context === self else { return nil }
+        return data
+    }
+
+    /// Registers a detached model (and, recursively, the detached models it refers to) as inserted.
+    func adopt(_ model: any PersistentModel, collecting added: inout [any PersistentModel]) {
+        adoptOpened(model, collecting: &added)
+    }
+
+    private func adoptOpened<M: PersistentModel>(_ model: M, collecting added: inout [any PersistentModel]) {
+        if let data = model.persistentBackingData as? ManagedBackingData<M> {
+            if data.context === self {
+                if data.isDeleted {
+                    data.isDeleted = false
+                    deleted.remove(model)
+                }
+                return
+            }
+            if data.context != nil { return }
+        }
+        let source = model.persistentBackingData
+        let count = ModelLayout.of(M.self).propertyNames.count
+        var slots = ContiguousArray<ManagedSlot>()
+        slots.reserveCapacity(count)
+        var related: [any PersistentModel] = []
+        for slot in 0..<count {
+            let value = source.value(at: slot)
+            switch value {
+            case .toOne(let other?): related.append(other)
+            case .toMany(let collection): related.append(contentsOf: collection._persistentModels as [any PersistentModel])
+            default: break
+            }
+            slots.append(.loaded(value))
+        }
+        let entityName = ModelLayout.of(M.self).entityName
+        let identifier = source.persistentModelID ?? PersistentIdentifier.temporary(entityName: entityName)
+        let data = ManagedBackingData<M>(slots: slots, identifier: identifier, context: self, entityName: entityName)
+        data.owner = model
+        data.isInserted = true
+        model.persistentBackingData = data
+        registered.register(model, as: identifier)
+        inserted.insert(model)
+        added.append(model)
+        for other in related { adopt(other, collecting: &added) }
+    }
+
+    /// Makes the inverse side of every relationship of a newly inserted model point back at it.
+    func linkInverses(ofInserted model: any PersistentModel) {
+        guard let data = managedAny(model), let runtime = try? runtime(for: data.entityName) else { return }
+        for relationship in runtime.relationships where relationship.inverseSlot != nil {
+            let current = loadedModels(in: data.slots[relationship.slot])
+            guard !current.isEmpty else { continue }
+            maintainInverse(of: model, relationship, removed: [], added: current)
+        }
+    }
+
+    // MARK: Changes
+
+    func backingDataDidChange<M: PersistentModel>(
+        _ model: M, _ data: ManagedBackingData<M>, slot: Int, old: ManagedSlot, new: BackingValue
+    ) {
+        if !data.isInserted && !data.isDeleted && !data.isChanged {
+            data.isChanged = true
+            changed.insert(model)
+        }
+        scheduleAutosave()
+        guard !maintainingInverses, let runtime = try? runtime(for: data.entityName),
+            let relationship = runtime.relationshipBySlot[slot]
+        else { return }
+        // The old destinations must learn they left, so a fault is loaded here (a setter,
+        // not a save); if it cannot be, the save refuses to write this slot.
+        let before: [any PersistentModel]
+        do {
+            before = try relatedModels(in: old)
+        } catch {
+            data.failedFaultSlots.insert(slot)
+            StrataLog.logger.error("the old value of \(relationship.name) of \(model.persistentModelID) could not be loaded: \(error)")
+            before = []
+        }
+        let after = loadedModels(in: .loaded(new))
+        var added: [any PersistentModel] = []
+        for other in after where managedAny(other) == nil { adopt(other, collecting: &added) }
+        for other in added { linkInverses(ofInserted: other) }
+        let beforeIDs = Set(before.map { ObjectIdentifier($0) })
+        let afterIDs = Set(after.map { ObjectIdentifier($0) })
+        maintainInverse(
+            of: model, relationship,
+            removed: before.filter { !afterIDs.contains(ObjectIdentifier($0)) },
+            added: after.filter { !beforeIDs.contains(ObjectIdentifier($0)) })
+    }
+
+    /// The models a slot refers to, faulting identifiers in when needed; models that are
+    /// gone from their store are left out.
+    ///
+    /// - Throws: The store's error while faulting.
+    func relatedModels(in slot: ManagedSlot) throws -> [any PersistentModel] {
+        switch slot {
+        case .loaded(.toOne(let model?)): return [model]
+        case .loaded(.toMany(let collection)): return collection._persistentModels
+        case .toOneFault(let id): return try existingModels(for: [id])
+        case .toManyFault(let ids): return try existingModels(for: ids)
+        default: return []
+        }
+    }
+
+    /// The models a slot already holds, without loading anything.
+    func loadedModels(in slot: ManagedSlot) -> [any PersistentModel] {
+        switch slot {
+        case .loaded(.toOne(let model?)): [model]
+        case .loaded(.toMany(let collection)): collection._persistentModels
+        default: []
+        }
+    }
+
+    /// Updates the other side of `relationship` of `owner` after models were removed from or added to it.
+    func maintainInverse(
+        of owner: any PersistentModel, _ relationship: EntityRuntime.RelationshipSlot,
+        removed: [any PersistentModel], added: [any PersistentModel]
+    ) {
+        guard let inverseSlot = relationship.inverseSlot,
+            let inverse = try? runtime(for: relationship.destination).relationshipBySlot[inverseSlot]
+        else { return }
+        let wasMaintaining = maintainingInverses
+        maintainingInverses = true
+        defer { maintainingInverses = wasMaintaining }
+        for other in removed {
+            let data = other.anyBackingData
+            if inverse.isToOne {
+                if case .toOne(let current?) = data.value(at: inverseSlot), current === owner {
+                    data.setValue(.toOne(nil), at: inverseSlot)
+                }
+            } else if case .toMany(let collection) = data.value(at: inverseSlot) {
+                data.setValue(.toMany(RelationshipEditing.removing(owner, from: collection)), at: inverseSlot)
+            }
+        }
+        for other in added {
+            let data = other.anyBackingData
+            if inverse.isToOne {
+                let current: (any PersistentModel)?
+                if case .toOne(let model) = data.value(at: inverseSlot) { current = model } else { current = nil }
+                if let current, current === owner { continue }
+                if let previous = current {
+                    // `other` moves from `previous` to `owner`: take it out of `previous`'s side.
+                    let previousData = previous.anyBackingData
+                    if relationship.isToOne {
+                        if case .toOne(let held?) = previousData.value(at: relationship.slot), held === other {
+                            previousData.setValue(.toOne(nil), at: relationship.slot)
+                        }
+                    } else if case .toMany(let collection) = previousData.value(at: relationship.slot) {
+                        previousData.setValue(.toMany(RelationshipEditing.removing(other, from: collection)), at: relationship.slot)
+                    }
+                }
+                data.setValue(.toOne(owner), at: inverseSlot)
+            } else {
+                switch data.value(at: inverseSlot) {
+                case .toMany(let collection):
+                    if !collection._persistentModels.contains(where: { $0 === owner }) {
+                        data.setValue(.toMany(RelationshipEditing.appending(owner, to: collection)), at: inverseSlot)
+                    }
+                default:
+                    if let type = inverse.collectionType {
+                        data.setValue(.toMany(RelationshipEditing.make(type, [owner])), at: inverseSlot)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Edits of type-erased relationship collections.
+enum RelationshipEditing {
+    static func make(_ type: any RelationshipCollection.Type, _ models: [any PersistentModel]) -> any RelationshipCollection {
+        makeTyped(type, models)
+    }
+
+    private static func makeTyped<C: RelationshipCollection>(_ type: C.Type, _ models: [any PersistentModel]) -> any RelationshipCollection {
+        C(_persistentModels: models.compactMap { $0 as? C.PersistentElement })
+    }
+
+    static func appending(_ model: any PersistentModel, to collection: any RelationshipCollection) -> any RelationshipCollection {
+        appendingTyped(model, collection)
+    }
+
+    private static func appendingTyped<C: RelationshipCollection>(_ model: any PersistentModel, _ collection: C) -> any RelationshipCollection {
+        guard let element = model as? C.PersistentElement else { return collection }
+        return C(_persistentModels: collection._persistentModels + [element])
+    }
+
+    static func removing(_ model: any PersistentModel, from collection: any RelationshipCollection) -> any RelationshipCollection {
+        removingTyped(model, collection)
+    }
+
+    private static func removingTyped<C: RelationshipCollection>(_ model: any PersistentModel, _ collection: C) -> any RelationshipCollection {
+        C(_persistentModels: collection._persistentModels.filter { $0 !== model })
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+// Unique constraints, applied by the core: an insert that collides with a stored model or
+// an earlier insert becomes an update of that model.
+extension ModelContext {
+    /// Turns inserts that collide on a unique constraint into updates of the model they collide with.
+    ///
+    /// Collisions among this save's inserts are found by key; collisions with stored models
+    /// by one store query per insert when there are few, or one scan of the entity's stored
+    /// keys per constraint when there are many, so large imports stay linear.
+    func resolveUniqueness() throws {
+        var groups: [String: [any PersistentModel]] = [:]
+        for model in inserted.models {
+            guard let data = managedAny(model), !data.isDeleted else { continue }
+            groups[data.entityName, default: []].append(model)
+        }
+        for (entityName, models) in groups {
+            let runtime = try runtime(for: entityName)
+            guard !runtime.uniqueSlots.isEmpty else { continue }
+            var merged = Set<ObjectIdentifier>()
+            for constraint in runtime.uniqueSlots {
+                var pendingByKey: [[PersistentValue]: any PersistentModel] = [:]
+                var candidates: [(any PersistentModel, [PersistentValue])] = []
+                for model in models where !merged.contains(ObjectIdentifier(model)) {
+                    let key = constraint.map { uniqueValue(of: model, slot: $0, runtime: runtime) }
+                    if key.contains(.null) { continue }
+                    if let earlier = pendingByKey[key] {
+                        try merge(model, into: earlier)
+                        merged.insert(ObjectIdentifier(model))
+                        continue
+                    }
+                    pendingByKey[key] = model
+                    candidates.append((model, key))
+                }
+                if candidates.count > 32 {
+                    let stored = try storedKeys(of: constraint, runtime: runtime)
+                    for (model, key) in candidates {
+                        guard let id = stored[key], let existing = try liveModel(for: id), existing !== model else { continue }
+                        try merge(model, into: existing)
+                        merged.insert(ObjectIdentifier(model))
+                    }
+                } else {
+                    for (model, key) in candidates {
+                        guard let existing = try storedModel(matching: constraint, key, runtime: runtime), existing !== model else { continue }
+                        try merge(model, into: existing)
+                        merged.insert(ObjectIdentifier(model))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The stored identifiers of `runtime`'s entity by their values for `constraint`.
+    private func storedKeys(of constraint: [Int], runtime: EntityRuntime) throws -> [[PersistentValue]: PersistentIdentifier] {
+        try storedKeys(of: constraint.map { runtime.propertyNames[$0] }, type: runtime.modelType)
+    }
+
+    private func storedKeys<T: PersistentModel>(of names: [String], type: T.Type) throws -> [[PersistentValue]: PersistentIdentifier] {
+        let entityName = Schema.entityName(for: T.self)
+        var keys: [[PersistentValue]: PersistentIdentifier] = [:]
+        var plan = FetchPlan<T>(filter: nil, store: try core.store(for: entityName))
+        for snapshot in try plan.rows(in: self).snapshots {
+            let key = names.map { snapshot[$0] ?? .null }
+            if keys[key] == nil { keys[key] = snapshot.persistentIdentifier }
+        }
+        return keys
+    }
+
+    /// The registered model for `id` unless it is being deleted, else the stored one.
+    private func liveModel(for id: PersistentIdentifier) throws -> (any PersistentModel)? {
+        if let model = registered[id] {
+            return managedAny(model)?.isDeleted == true ? nil : model
+        }
+        return try existingModels(for: [id]).first
+    }
+
+    private func uniqueValue(of model: any PersistentModel, slot: Int, runtime: EntityRuntime) -> PersistentValue {
+        var related: [PersistentIdentifier: any BackingData] = [:]
+        let layout = ModelLayout.of(runtime.modelType)
+        return SnapshotCapture.persistentValue(of: model.anyBackingData.value(at: slot), slot: slot, layout: layout, related: &related)
+    }
+
+    private func storedModel(matching constraint: [Int], _ key: [PersistentValue], runtime: EntityRuntime) throws -> (any PersistentModel)? {
+        var filter: FilterExpression?
+        for (slot, value) in zip(constraint, key) {
+            let test = FilterExpression.comparison(.equal, .property(variable: 0, path: [runtime.propertyNames[slot]]), .value(value))
+            filter = filter.map { .and($0, test) } ?? test
+        }
+        guard let filter else { return nil }
+        return try storedModel(matching: filter, type: runtime.modelType)
+    }
+
+    private func storedModel<T: PersistentModel>(matching filter: FilterExpression, type: T.Type) throws -> (any PersistentModel)? {
+        var plan = FetchPlan<T>(filter: filter, store: try core.store(for: Schema.entityName(for: T.self)))
+        guard let snapshot = try plan.rows(in: self).snapshots.first else { return nil }
+        if let model = registered[snapshot.persistentIdentifier] {
+            return managedAny(model)?.isDeleted == true ? nil : model
+        }
+        return try materialize(snapshot)
+    }
+
+    /// Makes `model`, a pending insert, stand for `existing`: `existing` takes its attribute
+    /// values and gains its related models, and both objects share one backing data, so the
+    /// save updates `existing`'s record.
+    ///
+    /// Relationships merge rather than replace: a to-one keeps `existing`'s destination when
+    /// the insert has none, and a to-many holds both sides' models, so an upsert never
+    /// orphans what the stored model already had.
+    private func merge(_ model: any PersistentModel, into existing: any PersistentModel) throws {
+        guard let source = managedAny(model), let target = managedAny(existing) else { return }
+        let runtime = try runtime(for: target.entityName)
+        if !target.isInserted && !target.isChanged && target.original == nil { target.original = target.slots }
+        var adopted: [(EntityRuntime.RelationshipSlot, [any PersistentModel])] = []
+        for slot in source.slots.indices where slot < target.slots.count {
+            guard let relationship = runtime.relationshipBySlot[slot] else {
+                target.slots[slot] = source.slots[slot]
+                target.changedSlots.insert(slot)
+                continue
+            }
+            let incoming = loadedModels(in: source.slots[slot])
+            if relationship.isToOne {
+                guard let destination = incoming.first else { continue }
+                target.slots[slot] = .loaded(.toOne(destination))
+                target.changedSlots.insert(slot)
+                adopted.append((relationship, [destination]))
+            } else {
+                let current = try relatedModels(in: target.slots[slot])
+                let added = incoming.filter { other in !current.contains { $0 === other } }
+                guard !added.isEmpty, let type = relationship.collectionType else { continue }
+                target.slots[slot] = .loaded(.toMany(RelationshipEditing.make(type, current + added)))
+                target.changedSlots.insert(slot)
+                adopted.append((relationship, added))
+            }
+        }
+        if !target.isInserted && !target.isChanged {
+            target.isChanged = true
+            changed.insert(existing)
+        }
+        inserted.remove(model)
+        if let id = source.identifier { registered.remove(id) }
+        share(existing.anyBackingData, with: model)
+        // The adopted models' inverse pointed at the insert; point it at `existing`.
+        let wasMaintaining = maintainingInverses
+        maintainingInverses = true
+        defer { maintainingInverses = wasMaintaining }
+        for (relationship, models) in adopted {
+            guard let inverseSlot = relationship.inverseSlot,
+                let inverse = try? self.runtime(for: relationship.destination).relationshipBySlot[inverseSlot]
+            else { continue }
+            for other in models {
+                let data = other.anyBackingData
+                if inverse.isToOne {
+                    data.setValue(.toOne(existing), at: inverseSlot)
+                } else if case .toMany(let collection) = data.value(at: inverseSlot) {
+                    let replaced = RelationshipEditing.removing(model, from: collection)
+                    let fixed = replaced._persistentModels.contains { $0 === existing } ? replaced : RelationshipEditing.appending(existing, to: replaced)
+                    data.setValue(.toMany(fixed), at: inverseSlot)
+                }
+            }
+        }
+    }
+
+    private func share(_ backingData: any BackingData, with model: any PersistentModel) {
+        shareTyped(backingData, model)
+    }
+
+    private func shareTyped<M: PersistentModel>(_ backingData: any BackingData, _ model: M) {
+        guard let typed = backingData as? any BackingData<M> else { return }
+        model.persistentBackingData = typed
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// The rows a plan's store part and snapshot steps selected.
+struct FetchedRows {
+    var snapshots: [DefaultSnapshot]
+    /// Snapshots of related models the store sent along.
+    var related: [PersistentIdentifier: DefaultSnapshot]
+}
+
+extension FetchPlan {
+    /// The models the plan selects, registered in `context`, in order and window.
+    ///
+    /// - Throws: The store's error, an error evaluating the filter or sort in memory, or an
+    ///   error loading a prefetched relationship.
+    mutating func models(in context: ModelContext) throws -> [T] {
+        if case .models(_, let reason) = filter { StrataLog.fallback("fetch of \(entityName)", reason: reason) }
+        if case .models(_, let reason) = sort { StrataLog.fallback("sort of \(entityName)", reason: reason) }
+        let rows = try rows(in: context)
+        context.remember(rows.related)
+        let partial = !descriptor.propertiesToFetch.isEmpty
+        var models: [T] = []
+        models.reserveCapacity(rows.snapshots.count)
+        context.registered.reserveCapacity(context.registered.count + rows.snapshots.count)
+        for snapshot in rows.snapshots {
+            if let model = try context.materialize(snapshot, partial: partial) as? T { models.append(model) }
+        }
+        if case .models(let predicate, _) = filter {
+            models = try context.keepMatches(models, predicate: predicate)
+        }
+        if mergesPendingChanges {
+            models = try context.mergePendingChanges(into: models, predicate: descriptor.predicate)
+        }
+        if needsModels {
+            if !descriptor.sortBy.isEmpty, mergesPendingChanges || isSortedOnModels { models.sort(using: descriptor.sortBy) }
+            models = Self.window(models, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit)
+        }
+        if !descriptor.relationshipKeyPathsForPrefetching.isEmpty {
+            try context.prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models)
+        }
+        return models
+    }
+
+    /// The number of models the plan selects, counted by the store when it runs every step.
+    ///
+    /// - Throws: As ``models(in:)``.
+    mutating func count(in context: ModelContext) throws -> Int {
+        if storeRunsEverything && identifiers == nil {
+            do {
+                return try store.fetchCount(storeRequest(editingState: context.editingState))
+            } catch let error as DataStoreError where error == .preferInMemoryFilter || error == .preferInMemorySort {
+                guard storeRefused(error) else { throw error }
+            }
+        }
+        if !needsModels { return try rows(in: context).snapshots.count }
+        return try models(in: context).count
+    }
+
+    /// The identifiers of the models the plan selects, listed by the store when it runs every step.
+    ///
+    /// - Throws: As ``models(in:)``.
+    mutating func identifiers(in context: ModelContext) throws -> [PersistentIdentifier] {
+        if storeRunsEverything && identifiers == nil {
+            do {
+                return try store.fetchIdentifiers(storeRequest(editingState: context.editingState))
+            } catch let error as DataStoreError where error == .preferInMemoryFilter || error == .preferInMemorySort {
+                guard storeRefused(error) else { throw error }
+            }
+        }
+        if !needsModels { return try rows(in: context).snapshots.map(\.persistentIdentifier) }
+        return try models(in: context).map(\.persistentModelID)
+    }
+
+    /// Runs the store's part, moving what it refuses into memory, then the steps that run on snapshots.
+    ///
+    /// - Throws: The store's error, or an error evaluating the filter tree or sort keys.
+    mutating func rows(in context: ModelContext) throws -> FetchedRows {
+        var rows = try storeRows(editingState: context.editingState)
+        if rows.snapshots.contains(where: { $0.persistentIdentifier.entityName != entityName }) {
+            rows.snapshots.removeAll { $0.persistentIdentifier.entityName != entityName }
+        }
+        if let identifiers { rows.snapshots = Self.ordered(rows.snapshots, as: identifiers) }
+        let resolver = SnapshotResolver(rows: rows, context: context)
+        let evaluator = FilterEvaluator(resolve: resolver.snapshot(for:))
+        if case .snapshots(let tree) = filter {
+            rows.snapshots = try rows.snapshots.filter { try evaluator.matches($0, tree) }
+        }
+        if case .snapshots(let keys) = sort {
+            rows.snapshots = needsModels
+                ? try evaluator.sortedWindow(rows.snapshots, by: keys, offset: nil, limit: nil)
+                : try evaluator.sortedWindow(rows.snapshots, by: keys, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit)
+        } else if !needsModels && !storeRunsEverything {
+            rows.snapshots = Self.window(rows.snapshots, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit)
+        }
+        try resolver.throwFirstError()
+        return rows
+    }
+
+    private mutating func storeRows(editingState: EditingState) throws -> FetchedRows {
+        while true {
+            do {
+                let result = try store.fetch(storeRequest(editingState: editingState))
+                return FetchedRows(snapshots: result.snapshots, related: result.related)
+            } catch let error as DataStoreError where error == .preferInMemoryFilter || error == .preferInMemorySort {
+                guard storeRefused(error) else { throw error }
+            }
+        }
+    }
+
+    private var isSortedOnModels: Bool {
+        if case .models = sort { return true }
+        return false
+    }
+
+    /// `snapshots` in the order of `identifiers`, each once; identifiers the store lacks are skipped.
+    private static func ordered(_ snapshots: [DefaultSnapshot], as identifiers: [PersistentIdentifier]) -> [DefaultSnapshot] {
+        var byID: [PersistentIdentifier: DefaultSnapshot] = [:]
+        byID.reserveCapacity(snapshots.count)
+        for snapshot in snapshots { byID[snapshot.persistentIdentifier] = snapshot }
+        var result: [DefaultSnapshot] = []
+        result.reserveCapacity(min(identifiers.count, snapshots.count))
+        for id in identifiers {
+            if let snapshot = byID.removeValue(forKey: id) { result.append(snapshot) }
+        }
+        return result
+    }
+
+    static func window<Element>(_ elements: [Element], offset: Int?, limit: Int?) -> [Element] {
+        guard offset != nil || limit != nil else { return elements }
+        let start = min(max(offset ?? 0, 0), elements.count)
+        var window = elements[start...]
+        if let limit, limit >= 0 { window = window.prefix(limit) }
+        return Array(window)
+    }
+}
+
+/// Finds the snapshots of related models while a filter tree or sort runs in memory: those
+/// the store sent along, those the context knows, then the store's, looked up by identifier.
+final class SnapshotResolver {
+    private let rows: [PersistentIdentifier: DefaultSnapshot]
+    private let related: [PersistentIdentifier: DefaultSnapshot]
+    private unowned let context: ModelContext
+    private var looked: [PersistentIdentifier: DefaultSnapshot?] = [:]
+    private var firstError: (any Error)?
+
+    init(rows: FetchedRows, context: ModelContext) {
+        var byID: [PersistentIdentifier: DefaultSnapshot] = [:]
+        for snapshot in rows.snapshots { byID[snapshot.persistentIdentifier] = snapshot }
+        self.rows = byID
+        self.related = rows.related
+        self.context = context
+    }
+
+    func snapshot(for id: PersistentIdentifier) -> DefaultSnapshot? {
+        if let snapshot = related[id] ?? rows[id] ?? context.knownSnapshots[id] { return snapshot }
+        if let known = looked[id] { return known }
+        do {
+            let found = try context.lookupSnapshots([id]).first
+            looked[id] = found
+            return found
+        } catch {
+            firstError = firstError ?? error
+            looked[id] = .some(nil)
+            return nil
+        }
+    }
+
+    /// Throws the first error a lookup met, so a failed lookup never reads as a missing model.
+    func throwFirstError() throws {
+        if let firstError { throw firstError }
+    }
+}

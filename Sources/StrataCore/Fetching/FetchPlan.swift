@@ -1,0 +1,178 @@
+import Foundation
+
+/// How one fetch runs: the predicate and sort translated once, and for each step (filter,
+/// sort, window, pending changes) whether the store or the context does it.
+///
+/// Every read of a context goes through a plan: `fetch`, `fetchCount`, `fetchIdentifiers`,
+/// batched fetches, `enumerate`, `delete(model:where:)`, and the context's own lookups
+/// (faults, prefetching, unique checks). ``ModelContext/explain(_:)`` prints the plan.
+///
+/// A step the store refuses (it throws ``DataStoreError/preferInMemoryFilter`` or
+/// ``DataStoreError/preferInMemorySort``) moves to the context, which then runs the store's
+/// filter tree or sort keys on snapshots; only an app predicate or sort that has no
+/// store-neutral form runs on model objects.
+struct FetchPlan<T: PersistentModel> {
+    /// Where the filter runs.
+    enum FilterStep {
+        /// Every model matches.
+        case none
+        /// The store runs the filter tree.
+        case store(FilterExpression)
+        /// The context runs the filter tree on the store's snapshots.
+        case snapshots(FilterExpression)
+        /// The predicate has no store-neutral form: the context evaluates it on models.
+        case models(Predicate<T>, reason: String)
+    }
+
+    /// Where the sort runs.
+    enum SortStep {
+        case none
+        case store([FilterSortKey])
+        case snapshots([FilterSortKey])
+        case models([SortDescriptor<T>], reason: String)
+    }
+
+    let descriptor: FetchDescriptor<T>
+    let entityName: String
+    let store: StoreBox
+    private(set) var filter: FilterStep
+    private(set) var sort: SortStep
+    /// Unsaved inserts, changes and deletes of the entity are merged in, so the sort and
+    /// the window run in memory after the merge.
+    let mergesPendingChanges: Bool
+    /// Identifiers looked up directly, in this order, for the context's own faults.
+    let identifiers: [PersistentIdentifier]?
+
+    /// Plans an app's fetch.
+    init(_ descriptor: FetchDescriptor<T>, store: StoreBox, mergesPendingChanges: Bool) {
+        self.descriptor = descriptor
+        self.entityName = Schema.entityName(for: T.self)
+        self.store = store
+        self.mergesPendingChanges = mergesPendingChanges
+        self.identifiers = nil
+        if let predicate = descriptor.predicate {
+            do {
+                filter = .store(try PredicateTranslator.translate(predicate))
+            } catch {
+                filter = .models(predicate, reason: (error as? SwiftDataError)?.details ?? "\(error)")
+            }
+        } else {
+            filter = .none
+        }
+        if descriptor.sortBy.isEmpty {
+            sort = .none
+        } else {
+            do {
+                sort = .store(try PredicateTranslator.translate(descriptor.sortBy))
+            } catch {
+                sort = .models(descriptor.sortBy, reason: (error as? SwiftDataError)?.details ?? "\(error)")
+            }
+        }
+    }
+
+    /// Plans one of the context's own queries: a filter tree built by the core, or a lookup by identifier.
+    init(filter: FilterExpression?, identifiers: [PersistentIdentifier]? = nil, store: StoreBox) {
+        self.descriptor = FetchDescriptor<T>()
+        self.entityName = Schema.entityName(for: T.self)
+        self.store = store
+        self.mergesPendingChanges = false
+        self.identifiers = identifiers
+        self.filter = filter.map { .store($0) } ?? .none
+        self.sort = .none
+    }
+
+    /// Plans a lookup of `identifiers`, answered in their order.
+    static func lookup(_ identifiers: [PersistentIdentifier], store: StoreBox) -> FetchPlan {
+        let filter = FilterExpression.contains(
+            collection: .list(identifiers.map { .identifier($0) }), element: .property(variable: 0, path: []))
+        return FetchPlan(filter: filter, identifiers: identifiers, store: store)
+    }
+
+    // MARK: The plan's shape
+
+    /// Whether the store runs every step, so it can also count, list identifiers and window.
+    var storeRunsEverything: Bool {
+        guard !mergesPendingChanges else { return false }
+        switch (filter, sort) {
+        case (.none, .none), (.none, .store), (.store, .none), (.store, .store): return true
+        default: return false
+        }
+    }
+
+    /// Whether some step needs model objects (an untranslatable predicate or sort, or pending changes).
+    var needsModels: Bool {
+        if mergesPendingChanges { return true }
+        if case .models = filter { return true }
+        if case .models = sort { return true }
+        return false
+    }
+
+    /// The request for the store's part of the plan.
+    func storeRequest(editingState: EditingState) -> DataStoreFetchRequest<T> {
+        var request = descriptor
+        var storeFilter: FilterExpression?
+        switch filter {
+        case .store(let tree): storeFilter = tree
+        case .none, .snapshots, .models: request.predicate = nil
+        }
+        var storeSort: [FilterSortKey] = []
+        switch sort {
+        case .store(let keys): storeSort = keys
+        case .none, .snapshots, .models: request.sortBy = []
+        }
+        if !storeRunsEverything {
+            request.fetchLimit = nil
+            request.fetchOffset = nil
+        }
+        return DataStoreFetchRequest(
+            editingState: editingState, descriptor: request, filter: .success(storeFilter), sort: .success(storeSort),
+            identifiers: identifiers)
+    }
+
+    /// Moves the step the store refused into memory.
+    ///
+    /// - Returns: `false` when the refusal names a step the store was not asked to run.
+    mutating func storeRefused(_ error: DataStoreError) -> Bool {
+        switch (error, filter, sort) {
+        case (.preferInMemoryFilter, .store(let tree), _):
+            filter = .snapshots(tree)
+            StrataLog.fallback("fetch of \(entityName)", reason: "\(store.identifier) asked to filter in memory")
+            return true
+        case (.preferInMemorySort, _, .store(let keys)):
+            sort = .snapshots(keys)
+            StrataLog.fallback("sort of \(entityName)", reason: "\(store.identifier) asked to sort in memory")
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The plan as text, one step a line, for ``ModelContext/explain(_:)``.
+    var steps: [String] {
+        var lines = ["fetch \(entityName)", "store: \(store.identifier) (\(type(of: store.store)))"]
+        if let identifiers { lines.append("lookup: \(identifiers.count) identifier(s), in the store") }
+        switch filter {
+        case .none: lines.append("filter: none")
+        case .store(let tree): lines.append("filter: in the store: \(tree)")
+        case .snapshots(let tree): lines.append("filter: in memory on snapshots (the store refused it): \(tree)")
+        case .models(_, let reason): lines.append("filter: in memory on models (\(reason))")
+        }
+        switch sort {
+        case .none: lines.append("sort: none")
+        case .store(let keys): lines.append("sort: in the store: \(Self.describe(keys))")
+        case .snapshots(let keys): lines.append("sort: in memory on snapshots (the store refused it): \(Self.describe(keys))")
+        case .models(_, let reason): lines.append("sort: in memory on models (\(reason))")
+        }
+        if mergesPendingChanges {
+            lines.append("pending changes: merged in memory, then sorted and windowed in memory")
+        }
+        if descriptor.fetchLimit != nil || descriptor.fetchOffset != nil {
+            lines.append("window: \(storeRunsEverything ? "in the store" : "in memory, after the steps above")")
+        }
+        return lines
+    }
+
+    private static func describe(_ keys: [FilterSortKey]) -> String {
+        keys.map { "\($0.path.joined(separator: ".")) \($0.ascending ? "ascending" : "descending")" }.joined(separator: ", ")
+    }
+}
