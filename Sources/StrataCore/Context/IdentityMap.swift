@@ -36,9 +36,7 @@ struct IdentityMap {
     /// - Returns: Whether the model was forgotten.
     @discardableResult
     mutating func evictIfUnreferenced(_ id: PersistentIdentifier) -> Bool {
-        guard let model = models.removeValue(forKey: id) else { return false }
-        var object: AnyObject = model
-        _ = consume model
+        guard var object: AnyObject = models.removeValue(forKey: id) else { return false }
         if isKnownUniquelyReferenced(&object) { return true }
         models[id] = (object as! any PersistentModel)  // it was one a moment ago
         return false

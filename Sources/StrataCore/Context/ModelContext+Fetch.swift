@@ -141,7 +141,7 @@ extension ModelContext {
         let identifiers = try batchedIdentifiers(descriptor)
         let loader = BatchLoader<T>(identifiers: identifiers, batchSize: max(batchSize, 1)) { [weak self] ids, previous in
             guard let self else { return [] }
-            for model in previous { self.forgetIfUnused(model) }
+            for id in previous { self.forgetIfUnused(id) }
             return try self.existingModels(for: ids).compactMap { $0 as? T }
         }
         return FetchResultsCollection(loader: loader)
@@ -191,20 +191,21 @@ extension ModelContext {
         let identifiers = try fetchIdentifiers(stored)
         let size = max(batchSize, 1)
         for start in stride(from: 0, to: identifiers.count, by: size) {
-            var batch = try existingModels(for: Array(identifiers[start..<min(start + size, identifiers.count)]))
-                .compactMap { $0 as? T }
+            let wanted = Array(identifiers[start..<min(start + size, identifiers.count)])
+            var batch = try existingModels(for: wanted).compactMap { $0 as? T }
             for model in batch { try block(model) }
+            batch = []
             knownSnapshots = [:]
             try guardClean()
-            while let model = batch.popLast() { forgetIfUnused(model) }
+            for id in wanted { forgetIfUnused(id) }
         }
     }
 
     /// Forgets a model a batch loaded when it has no unsaved changes and nothing but this
     /// context holds it, so batches do not accumulate in the identity map.
-    func forgetIfUnused(_ model: consuming any PersistentModel) {
-        guard let data = managedAny(model), !data.hasChangesPending, let id = data.identifier else { return }
-        _ = consume model
+    func forgetIfUnused(_ id: PersistentIdentifier) {
+        let isPending = registered[id].map { managedAny($0)?.hasChangesPending ?? true } ?? true
+        guard !isPending else { return }
         registered.evictIfUnreferenced(id)
     }
 }

@@ -23,7 +23,8 @@ public struct FetchResultsCollection<Element>: RandomAccessCollection {
 /// When a batch comes back short (its models were deleted since the identifiers were
 /// read), the missing identifiers are dropped and later positions move up.
 final class BatchLoader<Element> {
-    typealias Load = ([PersistentIdentifier], _ previous: [Element]) throws -> [Element]
+    /// Loads the elements of some identifiers; `previous` names the batch being let go.
+    typealias Load = ([PersistentIdentifier], _ previous: [PersistentIdentifier]) throws -> [Element]
 
     private var identifiers: [PersistentIdentifier]
     private let batchSize: Int
@@ -47,15 +48,21 @@ final class BatchLoader<Element> {
         return batch[position - start]
     }
 
+    /// The identifiers of the previous batch that the next one does not reload.
+    private func released(_ previous: [PersistentIdentifier], keeping wanted: [PersistentIdentifier]) -> [PersistentIdentifier] {
+        let kept = Set(wanted)
+        return previous.filter { !kept.contains($0) }
+    }
+
     private func loadBatch(at start: Int) {
-        let previous = batch
+        let previous = batchStart >= 0 ? Array(identifiers[batchStart..<min(batchStart + batch.count, identifiers.count)]) : []
         batch = []
         batchStart = start
         while start < identifiers.count {
             let wanted = Array(identifiers[start..<min(start + batchSize, identifiers.count)])
             let loaded: [Element]
             do {
-                loaded = try load(wanted, previous)
+                loaded = try load(wanted, self.released(previous, keeping: wanted))
             } catch {
                 StrataLog.logger.error("a batched fetch ended early: loading \(wanted.count) model(s) failed: \(error)")
                 identifiers.removeSubrange(start...)

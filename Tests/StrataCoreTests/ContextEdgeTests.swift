@@ -1,0 +1,277 @@
+import Foundation
+import Strata
+import StrataMemory
+import Testing
+
+/// The context at its edges: ownership, failing stores, saves across stores, batches.
+@Suite struct ContextEdgeTests {
+    let today = Date(timeIntervalSince1970: 1_750_000_000)
+
+    func recordingContainer(_ controls: StoreControls) throws -> ModelContainer {
+        try ModelContainer(for: Trip.self, configurations: RecordingStoreConfiguration(name: "trips", controls: controls))
+    }
+
+    func insertTrip(into container: ModelContainer, name: String = "Lakes", items: Int = 2) throws {
+        let context = ModelContext(container)
+        let trip = Trip(name: name, destination: "Zürich", startDate: today, endDate: today.addingTimeInterval(86_400))
+        trip.bucketList = (0..<items).map { BucketListItem(title: "item \($0)", details: "", hasReservation: false, isInPlan: true) }
+        trip.livingAccommodation = LivingAccommodation(address: "Seefeld", placeName: "Hotel Seerose", hasReservation: true)
+        context.insert(trip)
+        try context.save()
+    }
+}
+
+// MARK: Ownership
+
+extension ContextEdgeTests {
+    @Test func aContextAndTheGraphItFetchedAreFreedWhenTheScopeEnds() throws {
+        let controls = StoreControls()
+        let container = try recordingContainer(controls)
+        try insertTrip(into: container)
+        weak var weakContext: ModelContext?
+        weak var weakTrip: Trip?
+        weak var weakItem: BucketListItem?
+        do {
+            let context = ModelContext(container)
+            let trip = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+            let item = try #require(trip.bucketList.first)
+            #expect(item.trip === trip)  // the inverse is loaded: trip and item refer to each other
+            #expect(trip.livingAccommodation?.placeName == "Hotel Seerose")
+            weakContext = context
+            weakTrip = trip
+            weakItem = item
+        }
+        #expect(weakContext == nil)
+        #expect(weakTrip == nil)
+        #expect(weakItem == nil)
+        #expect(controls.openContexts == 0)
+    }
+
+    @Test func thousandsOfRequestContextsLeaveNoModelBehind() throws {
+        let controls = StoreControls()
+        let container = try recordingContainer(controls)
+        for index in 0..<12 { try insertTrip(into: container, name: "Trip \(index)", items: 3) }
+        var survivors: [() -> AnyObject?] = []
+        for request in 0..<2_000 {
+            let context = ModelContext(container)
+            let trips = try context.fetch(FetchDescriptor<Trip>())
+            #expect(trips.count == 12)
+            let items = trips.flatMap(\.bucketList)
+            #expect(items.count == 36)
+            _ = trips.map { $0.livingAccommodation?.placeName }
+            if request % 200 == 0, let trip = trips.first, let item = items.first {
+                weak var weakTrip = trip
+                weak var weakItem = item
+                weak var weakContext = context
+                survivors.append { weakTrip }
+                survivors.append { weakItem }
+                survivors.append { weakContext }
+            }
+        }
+        #expect(survivors.allSatisfy { $0() == nil })
+        #expect(controls.openContexts == 0)
+    }
+
+    @Test func releasingTheLastReferenceToAContainerClosesItsStores() throws {
+        let controls = StoreControls()
+        weak var weakContainer: ModelContainer?
+        do {
+            let container = try recordingContainer(controls)
+            try insertTrip(into: container)
+            let context = ModelContext(container)
+            _ = try context.fetch(FetchDescriptor<Trip>()).first?.bucketList.count
+            weakContainer = container
+        }
+        #expect(weakContainer == nil)
+        #expect(controls.isClosed)
+    }
+
+    @MainActor
+    @Test func theMainContextDoesNotKeepItsContainerAlive() throws {
+        let controls = StoreControls()
+        do {
+            let container = try recordingContainer(controls)
+            container.mainContext.autosaveEnabled = false
+            container.mainContext.insert(Trip(name: "Main", destination: "M", startDate: today, endDate: today))
+            try container.mainContext.save()
+            #expect(try container.mainContext.fetchCount(FetchDescriptor<Trip>()) == 1)
+        }
+        #expect(controls.isClosed)
+    }
+
+    @MainActor
+    @Test func aMainContextKeptAfterItsContainerStillWorks() throws {
+        let controls = StoreControls()
+        var context: ModelContext? = try recordingContainer(controls).mainContext
+        context?.autosaveEnabled = false
+        context?.insert(Trip(name: "Kept", destination: "K", startDate: today, endDate: today))
+        try context?.save()
+        #expect(try context?.fetchCount(FetchDescriptor<Trip>()) == 1)
+        #expect(context?.container.schema.entitiesByName["Trip"] != nil)
+        #expect(!controls.isClosed)
+        context = nil
+        #expect(controls.isClosed)
+    }
+}
+
+// MARK: Saves
+
+extension ContextEdgeTests {
+    @Test func savingAnUpdateLoadsNothing() throws {
+        let controls = StoreControls()
+        let container = try recordingContainer(controls)
+        try insertTrip(into: container)
+        let context = ModelContext(container)
+        let trip = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+        controls.resetFetches()
+        trip.destination = "Lucerne"
+        try context.save()
+        #expect(controls.fetches == 0, "the save loaded relationships that were never read")
+        let update = try #require(controls.saves.last?.updated.first)
+        #expect(update["destination"] == .string("Lucerne"))
+        #expect(update["bucketList"]?.kind == .identifiers, "an unread to-many is sent as the identifiers it was fetched with")
+
+        let reader = ModelContext(container)
+        let stored = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        #expect(stored.destination == "Lucerne")
+        #expect(stored.bucketList.count == 2)
+        #expect(stored.livingAccommodation?.placeName == "Hotel Seerose")
+    }
+
+    @Test func aRelationshipThatFailedToLoadIsNeverWrittenBackEmpty() throws {
+        let controls = StoreControls()
+        let container = try recordingContainer(controls)
+        try insertTrip(into: container)
+        let context = ModelContext(container)
+        let trip = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+        controls.failFetches(true)
+        #expect(trip.bucketList.isEmpty)  // the read cannot throw: it logs, and reads as empty
+        trip.bucketList.append(BucketListItem(title: "new", details: "", hasReservation: false, isInPlan: false))
+        #expect(throws: SwiftDataError.modelValidationFailure) { try context.save() }
+        controls.failFetches(false)
+
+        let reader = ModelContext(container)
+        let stored = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        #expect(Set(stored.bucketList.map(\.title)) == ["item 0", "item 1"])
+    }
+
+    @Test func fetchTimeErrorsOfAStoreAreThrown() throws {
+        let controls = StoreControls()
+        let container = try recordingContainer(controls)
+        try insertTrip(into: container)
+        let context = ModelContext(container)
+        controls.failFetches(true)
+        #expect(throws: InjectedFailure.self) { try context.fetch(FetchDescriptor<Trip>()) }
+        #expect(throws: InjectedFailure.self) { try context.fetchCount(FetchDescriptor<Trip>()) }
+        #expect(throws: InjectedFailure.self) { try context.fetchIdentifiers(FetchDescriptor<Trip>()) }
+        controls.failFetches(false)
+        var prefetching = FetchDescriptor<Trip>()
+        prefetching.relationshipKeyPathsForPrefetching = [\.bucketList]
+        let trips = try context.fetch(FetchDescriptor<Trip>())
+        #expect(trips.count == 1)
+    }
+
+    /// Owners in a memory store; courses, which have no relationship to them, in a recording store.
+    func twoStoreContainer(_ controls: StoreControls) throws -> ModelContainer {
+        try ModelContainer(
+            for: Schema([Owner.self, Course.self]),
+            configurations: [
+                MemoryStoreConfiguration(name: "owners", schema: Schema([Owner.self])),
+                RecordingStoreConfiguration(name: "courses", schema: Schema([Course.self, Student.self]), controls: controls),
+            ])
+    }
+
+    @Test func aRetriedSaveAcrossTwoStoresSendsEachChangeOnce() throws {
+        let controls = StoreControls()
+        let container = try twoStoreContainer(controls)
+        let context = ModelContext(container)
+        let owner = Owner(name: "Ada")
+        let course = Course(code: "CS101", title: "Programming")
+        context.insert(owner)
+        context.insert(course)
+        controls.failNextSaves(1)
+        var partial: ModelContext.PartialSaveError?
+        do {
+            try context.save()
+            Issue.record("the save should have failed in the second store")
+        } catch let error as ModelContext.PartialSaveError {
+            partial = error
+            #expect(error.underlyingError is InjectedFailure)
+        }
+        #expect(partial?.committedStores == owner.persistentModelID.storeIdentifier.map { [$0] })
+        #expect(!owner.persistentModelID.isTemporary)
+        #expect(context.hasChanges)
+        #expect(context.insertedModelsArray.count == 1, "only the failed store's insert is still pending")
+        try context.save()
+        #expect(!context.hasChanges)
+
+        let reader = ModelContext(container)
+        #expect(try reader.fetchCount(FetchDescriptor<Owner>()) == 1, "the retry inserted the first store's model again")
+        #expect(try reader.fetchCount(FetchDescriptor<Course>()) == 1)
+        #expect(partial?.failedStore == course.persistentModelID.storeIdentifier)
+        #expect(controls.saves.count == 2)
+        #expect(controls.saves.allSatisfy { $0.inserted.count == 1 })
+    }
+
+    @Test func aSaveWhoseFirstStoreFailsSavesNothingAndKeepsEveryChange() throws {
+        let controls = StoreControls()
+        let container = try ModelContainer(
+            for: Schema([Owner.self, Course.self]),
+            configurations: [
+                RecordingStoreConfiguration(name: "courses", schema: Schema([Course.self, Student.self]), controls: controls),
+                MemoryStoreConfiguration(name: "owners", schema: Schema([Owner.self])),
+            ])
+        let context = ModelContext(container)
+        context.insert(Owner(name: "Ada"))
+        context.insert(Course(code: "CS101", title: "Programming"))
+        controls.failNextSaves(1)
+        #expect(throws: InjectedFailure.self) { try context.save() }
+        #expect(context.insertedModelsArray.count == 2)
+        try context.save()
+        let reader = ModelContext(container)
+        #expect(try reader.fetchCount(FetchDescriptor<Owner>()) == 1)
+        #expect(try reader.fetchCount(FetchDescriptor<Course>()) == 1)
+    }
+}
+
+// MARK: Batches
+
+extension ContextEdgeTests {
+    func insertCourses(_ count: Int, into container: ModelContainer) throws {
+        let context = ModelContext(container)
+        for index in 0..<count { context.insert(Course(code: String(format: "C%02d", index), title: "Course \(index)")) }
+        try context.save()
+    }
+
+    @Test func aBatchedFetchSkipsModelsDeletedBetweenBatches() throws {
+        let container = try ModelContainer(for: Course.self, configurations: MemoryStoreConfiguration(name: "batches"))
+        try insertCourses(10, into: container)
+        let context = ModelContext(container)
+        let results = try context.fetch(FetchDescriptor<Course>(sortBy: [SortDescriptor(\.code)]), batchSize: 3)
+        #expect(results.first?.code == "C00")
+
+        let deleter = ModelContext(container)
+        try deleter.delete(model: Course.self, where: #Predicate { $0.code >= "C04" && $0.code != "C08" })
+        try deleter.save()
+
+        var seen: [String] = []
+        for course in results { seen.append(course.code) }
+        #expect(seen == ["C00", "C01", "C02", "C03", "C08"])
+    }
+
+    @Test func enumerateSkipsModelsDeletedBetweenBatches() throws {
+        let container = try ModelContainer(for: Course.self, configurations: MemoryStoreConfiguration(name: "enumerate"))
+        try insertCourses(10, into: container)
+        let context = ModelContext(container)
+        var seen: [String] = []
+        try context.enumerate(FetchDescriptor<Course>(sortBy: [SortDescriptor(\.code)]), batchSize: 4) { course in
+            seen.append(course.code)
+            if course.code == "C00" {
+                let deleter = ModelContext(container)
+                try deleter.delete(model: Course.self, where: #Predicate { $0.code == "C05" || $0.code == "C09" })
+                try deleter.save()
+            }
+        }
+        #expect(seen == ["C00", "C01", "C02", "C03", "C04", "C06", "C07", "C08"])
+    }
+}

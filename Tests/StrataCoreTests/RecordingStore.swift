@@ -1,0 +1,86 @@
+import Foundation
+import Strata
+import StrataMemory
+import Synchronization
+
+/// What a ``RecordingStore`` saw, and the failures it is told to produce.
+final class StoreControls: Sendable {
+    struct State {
+        var fetches = 0
+        var saves: [DataStoreSaveChangesRequest<DefaultSnapshot>] = []
+        var failingSaves = 0
+        var failingFetches = false
+        var openContexts = 0
+        var isClosed = false
+    }
+
+    let state = Mutex(State())
+
+    var fetches: Int { state.withLock { $0.fetches } }
+    var saves: [DataStoreSaveChangesRequest<DefaultSnapshot>] { state.withLock { $0.saves } }
+    var openContexts: Int { state.withLock { $0.openContexts } }
+    var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    func failNextSaves(_ count: Int) { state.withLock { $0.failingSaves = count } }
+    func failFetches(_ fail: Bool) { state.withLock { $0.failingFetches = fail } }
+    func resetFetches() { state.withLock { $0.fetches = 0 } }
+}
+
+/// The error a ``RecordingStore`` throws when told to fail.
+struct InjectedFailure: Error, Equatable {}
+
+struct RecordingStoreConfiguration: DataStoreConfiguration {
+    typealias Store = RecordingStore
+    var name: String
+    var schema: Schema?
+    let controls: StoreControls
+
+    init(name: String, schema: Schema? = nil, controls: StoreControls) {
+        self.name = name
+        self.schema = schema
+        self.controls = controls
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name && lhs.controls === rhs.controls }
+    func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}
+
+/// A store written to SwiftData's `DataStore` API that keeps its models in a MemoryStore,
+/// records the requests it gets, and fails when told to: the core's tests use it to see
+/// what a save or a fetch sent, and how the core behaves when a store fails.
+final class RecordingStore: DataStore, @unchecked Sendable {
+    let configuration: RecordingStoreConfiguration
+    let inner: MemoryStore
+    var identifier: String { inner.identifier }
+    var schema: Schema { inner.schema }
+
+    init(_ configuration: RecordingStoreConfiguration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
+        self.configuration = configuration
+        inner = try MemoryStore(MemoryStoreConfiguration(name: configuration.name, schema: configuration.schema), migrationPlan: nil)
+    }
+
+    deinit { configuration.controls.state.withLock { $0.isClosed = true } }
+
+    func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        let fails = configuration.controls.state.withLock { state in
+            state.fetches += 1
+            return state.failingFetches
+        }
+        if fails { throw InjectedFailure() }
+        return try inner.fetch(request)
+    }
+
+    func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        let fails = configuration.controls.state.withLock { state in
+            state.saves.append(request)
+            guard state.failingSaves > 0 else { return false }
+            state.failingSaves -= 1
+            return true
+        }
+        if fails { throw InjectedFailure() }
+        return try inner.save(request)
+    }
+
+    func initializeState(for editingState: EditingState) { configuration.controls.state.withLock { $0.openContexts += 1 } }
+    func invalidateState(for editingState: EditingState) { configuration.controls.state.withLock { $0.openContexts -= 1 } }
+}
