@@ -10,9 +10,11 @@ import Synchronization
 /// `fsync` of the folder). A save refuses with ``JSONStoreError/documentChangedOnDisk(file:)``
 /// when another process or an editor changed the file since the store read or last wrote
 /// it: nothing is merged and nothing is overwritten; reopen the container to pick up the
-/// other version. A document that cannot be read makes opening fail with a
+/// other version. An update may list only the changed properties
+/// (``DataStorePartialUpdating``); the others, and members the schema does not name, are
+/// kept. A document that cannot be read makes opening fail with a
 /// ``JSONStoreError`` naming the file, and the file stays as it was.
-public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining, Sendable {
+public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining, DataStorePartialUpdating, Sendable {
     /// The store's configuration.
     public let configuration: JSONStoreConfiguration
     /// The models this store holds.
@@ -87,25 +89,26 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
         try select(request).map(\.persistentIdentifier)
     }
 
-    /// The matching snapshots in document order, then sorted (unless `sorted` is `false`) and windowed.
+    /// The matching snapshots in document order, then sorted (unless `sorted` is `false`) and
+    /// windowed; for a lookup by identifier, the held ones in the requested order.
     private func select<T: PersistentModel>(_ request: DataStoreFetchRequest<T>, sorted: Bool = true) throws -> [DefaultSnapshot] {
-        let filter = try request.filter
-        let keys = sorted ? try request.sortKeys : []
         let entityName = Schema.entityName(for: T.self)
         let contents = state.withLock { $0.contents }
+        guard let table = contents.tables[entityName] else { throw unknownEntity(entityName) }
+        if let identifiers = request.identifiers {
+            var seen = Set<PersistentIdentifier>()
+            return identifiers.compactMap { id in
+                guard id.entityName == entityName, seen.insert(id).inserted else { return nil }
+                return contents.snapshot(for: id)
+            }
+        }
+        let filter = try request.filter
+        let keys = sorted ? try request.sortKeys : []
         let evaluator = FilterEvaluator { contents.snapshot(for: $0) }
         var snapshots: [DefaultSnapshot] = []
-        if let identifiers = filter?.requestedIdentifiers {
-            // The core faults relationships in by identifier: look them up, in the list's order.
-            var seen = Set<PersistentIdentifier>()
-            for id in identifiers where id.entityName == entityName && seen.insert(id).inserted {
-                if let snapshot = contents.snapshot(for: id) { snapshots.append(snapshot) }
-            }
-        } else if let table = contents.tables[entityName] {
-            for record in table.records {
-                if let filter, try !evaluator.matches(record.snapshot, filter) { continue }
-                snapshots.append(record.snapshot)
-            }
+        for record in table.records {
+            if let filter, try !evaluator.matches(record.snapshot, filter) { continue }
+            snapshots.append(record.snapshot)
         }
         return try evaluator.sortedWindow(
             snapshots, by: keys, offset: request.descriptor.fetchOffset, limit: request.descriptor.fetchLimit)
@@ -116,15 +119,16 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
     /// Applies inserts, updates and deletes, writes the document, and gives inserted models
     /// permanent identifiers; nothing changes, in memory or on disk, when it throws.
     ///
-    /// - Throws: ``JSONStoreError/readOnly(file:)`` for an `allowsSave: false` configuration,
+    /// - Throws: ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` configuration,
     ///   ``JSONStoreError/documentChangedOnDisk(file:)`` when the file changed since it was
-    ///   read, ``JSONStoreError/modelNotFound(file:identifier:)`` when an update or delete
-    ///   names a model the document does not hold, or a write failure.
+    ///   read, ``SwiftDataError/modelValidationFailure`` when an update or delete names a model
+    ///   the document does not hold, ``SwiftDataError/configurationSchemaNotFoundInContainerSchema``
+    ///   for a model of an entity it does not hold, or a write failure.
     public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
         if request.inserted.isEmpty && request.updated.isEmpty && request.deleted.isEmpty {
             return DataStoreSaveChangesResult(for: identifier)
         }
-        guard configuration.allowsSave else { throw JSONStoreError.readOnly(file: file.path) }
+        guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         return try saving.withLock { _ in
             var next = state.withLock { $0 }
             let remapped = try apply(request, to: &next.contents)
@@ -154,38 +158,43 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
             let record = JSONStoreContents.Record(
                 key: id.primaryKey(as: Int64.self)!, snapshot: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped),
                 unknownMembers: [])
-            guard contents.tables[id.entityName] != nil else { throw unknownEntity(id) }
+            guard contents.tables[id.entityName] != nil else { throw unknownEntity(id.entityName) }
             _ = contents.tables[id.entityName]!.append(record)
         }
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
+            guard contents.tables[id.entityName] != nil else { throw unknownEntity(id.entityName) }
             guard id.storeIdentifier == identifier, let key = id.primaryKey(as: Int64.self),
-                contents.tables[id.entityName]?.update(key, snapshot: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped)) == true
-            else { throw JSONStoreError.modelNotFound(file: file.path, identifier: id.description) }
+                contents.tables[id.entityName]!.merge(key, changes: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped))
+            else { throw missingModel(id.description) }
         }
         var deletions: [String: Set<Int64>] = [:]
         for snapshot in request.deleted {
             let id = snapshot.persistentIdentifier
-            guard id.storeIdentifier == identifier, let key = id.primaryKey(as: Int64.self) else {
-                throw JSONStoreError.modelNotFound(file: file.path, identifier: id.description)
-            }
+            guard contents.tables[id.entityName] != nil else { throw unknownEntity(id.entityName) }
+            guard id.storeIdentifier == identifier, let key = id.primaryKey(as: Int64.self) else { throw missingModel(id.description) }
             deletions[id.entityName, default: []].insert(key)
         }
         for (entityName, keys) in deletions {
-            guard contents.tables[entityName]?.remove(keys) == true else {
-                throw JSONStoreError.modelNotFound(file: file.path, identifier: "\(entityName) \(keys.sorted())")
+            guard contents.tables[entityName]!.remove(keys) else {
+                let missing = keys.filter { contents.tables[entityName]!.record(for: $0) == nil }.sorted()
+                throw missingModel("\(entityName) with key(s) \(missing)")
             }
         }
         return remapped
     }
 
-    private func unknownEntity(_ id: PersistentIdentifier) -> JSONStoreError {
-        JSONStoreError.wrongShape(file: file.path, path: "entities.\(id.entityName)", reason: "the store's schema has no entity \(id.entityName)")
+    private func unknownEntity(_ entityName: String) -> SwiftDataError {
+        SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(details: "the JSON store \(file.path) holds no entity \(entityName)")
+    }
+
+    private func missingModel(_ model: String) -> SwiftDataError {
+        SwiftDataError.modelValidationFailure.with(details: "the JSON store \(file.path) holds no model \(model); nothing was saved")
     }
 
     /// Writes `state.contents` over the document and records the new file's identity.
     private func write(_ state: inout State) throws {
-        guard configuration.allowsSave else { throw JSONStoreError.readOnly(file: file.path) }
+        guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         let document = try JSONStoreFormat.write(
             state.contents, layouts: layouts, schemaVersion: schema.version.description, file: file.path)
         let expected = state.identity
@@ -199,9 +208,10 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
     public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
         let filter = try request.filter
         let entityName = Schema.entityName(for: T.self)
+        guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         try saving.withLock { _ in
             var next = state.withLock { $0 }
-            guard let table = next.contents.tables[entityName] else { return }
+            guard let table = next.contents.tables[entityName] else { throw unknownEntity(entityName) }
             let contents = next.contents
             let evaluator = FilterEvaluator { contents.snapshot(for: $0) }
             var keys = Set<Int64>()
@@ -222,6 +232,9 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
     public func explain<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> String {
         let entityName = Schema.entityName(for: T.self)
         var parts: [String] = []
+        if let identifiers = request.identifiers {
+            return "JSONStore looks up \(identifiers.count) \(entityName) record(s) by key"
+        }
         switch Result(catching: { try request.filter }) {
         case .success(nil): parts.append("JSONStore scans every \(entityName) record of \(file.path) (loaded in memory)")
         case .success(.contains(.list, .property(0, []))?): parts.append("JSONStore looks up \(entityName) records by key")
@@ -239,10 +252,10 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
 
     /// Removes every model and deletes the document.
     ///
-    /// - Throws: ``JSONStoreError/readOnly(file:)`` for an `allowsSave: false` configuration,
+    /// - Throws: ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` configuration,
     ///   or a file-system failure.
     public func erase() throws {
-        guard configuration.allowsSave else { throw JSONStoreError.readOnly(file: file.path) }
+        guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         try saving.withLock { _ in
             try file.remove()
             state.withLock { state in

@@ -27,10 +27,21 @@ struct JSONStoreContents: Sendable {
             return true
         }
 
-        /// Replaces the snapshot of the record with `key`; `false` when there is none.
-        mutating func update(_ key: Int64, snapshot: DefaultSnapshot) -> Bool {
+        /// Writes the values `changes` lists into the record with `key`, keeping the values it
+        /// does not list and the record's unknown members; `false` when there is no such record.
+        mutating func merge(_ key: Int64, changes: DefaultSnapshot) -> Bool {
             guard let position = positions[key] else { return false }
-            records[position].snapshot = snapshot
+            let stored = records[position].snapshot
+            if changes.propertyNames == stored.propertyNames {
+                records[position].snapshot = changes
+                return true
+            }
+            var merged = stored
+            for (name, value) in zip(changes.propertyNames, changes.values) {
+                guard let index = stored.propertyNames.firstIndex(of: name) else { continue }
+                merged[index: index] = value
+            }
+            records[position].snapshot = merged
             return true
         }
 

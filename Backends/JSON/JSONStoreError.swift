@@ -3,7 +3,9 @@ import Foundation
 /// A failure of the JSON store, naming the file and where in it the problem is.
 ///
 /// Match a case to decide what to do: `catch JSONStoreError.documentChangedOnDisk(let file)`.
-/// Stored values are never printed.
+/// Stored values are never printed. What every built-in store reports alike (a read-only
+/// save, a missing model, an entity the store does not hold) is a core error instead; see
+/// "Errors a store throws" in <doc:ImplementingADataStore>.
 public enum JSONStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The document is not valid JSON; `offset` is the byte where json-c stopped, when known.
     case malformedDocument(file: String, offset: Int?, reason: String)
@@ -18,12 +20,6 @@ public enum JSONStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file changed on disk since the store loaded it (another process or an editor
     /// wrote it), so the store refuses to overwrite it; reopen the container to load it.
     case documentChangedOnDisk(file: String)
-
-    /// The configuration does not allow saves (`allowsSave: false`).
-    case readOnly(file: String)
-
-    /// An update or delete names a model the document does not hold.
-    case modelNotFound(file: String, identifier: String)
 
     /// A value cannot be written in the format, such as a date too far from the present.
     case unrepresentableValue(file: String, path: String, reason: String)
@@ -46,10 +42,6 @@ public enum JSONStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(file) uses strata-json format version \(version); this store reads version \(JSONStoreFormat.version) and older"
         case .documentChangedOnDisk(let file):
             return "\(file) changed on disk since the store loaded it; the save was refused so those changes are not overwritten (reopen the container to load them)"
-        case .readOnly(let file):
-            return "\(file) was opened with allowsSave: false; the save was refused"
-        case .modelNotFound(let file, let identifier):
-            return "\(file) holds no model \(identifier)"
         case .unrepresentableValue(let file, let path, let reason):
             return "\(path) cannot be written to \(file): \(reason)"
         case .operationFailed(let file, let operation, let errorNumber):

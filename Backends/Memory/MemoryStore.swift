@@ -6,8 +6,9 @@ import Synchronization
 /// and windows on them directly, without building model objects.
 ///
 /// It is the reference for the behaviour every store shares: StrataTesting's conformance
-/// suite runs against it first.
-public final class MemoryStore: DataStore, DataStoreBatching, DataStoreExplaining, @unchecked Sendable {
+/// suite runs against it first. Updates may list only the changed properties
+/// (``DataStorePartialUpdating``); the others keep their stored values.
+public final class MemoryStore: DataStore, DataStoreBatching, DataStoreExplaining, DataStorePartialUpdating, @unchecked Sendable {
     /// The store's configuration.
     public let configuration: MemoryStoreConfiguration
     /// The models this store holds.
@@ -59,36 +60,64 @@ public final class MemoryStore: DataStore, DataStoreBatching, DataStoreExplainin
         try select(request).map(\.persistentIdentifier)
     }
 
-    /// The matching snapshots, sorted unless `sorted` is `false` (for counting), then windowed.
+    /// The matching snapshots, sorted unless `sorted` is `false` (for counting), then windowed;
+    /// for a lookup by identifier, the held ones in the requested order.
     private func select<T: PersistentModel>(_ request: DataStoreFetchRequest<T>, sorted: Bool = true) throws -> [DefaultSnapshot] {
+        let entityName = try heldEntityName(T.self)
+        let records = state.withLock { $0.records }
+        if let identifiers = request.identifiers {
+            var seen = Set<PersistentIdentifier>()
+            return identifiers.compactMap { id in
+                guard id.entityName == entityName, seen.insert(id).inserted else { return nil }
+                return records[id]?.snapshot
+            }
+        }
         let filter = try request.filter
         let keys = sorted ? try request.sortKeys : []
-        let entityName = Schema.entityName(for: T.self)
-        let records = state.withLock { $0.records }
         let evaluator = FilterEvaluator { records[$0]?.snapshot }
         var matches: [Record] = []
-        if let identifiers = filter?.requestedIdentifiers {
-            for id in identifiers { if let record = records[id], id.entityName == entityName { matches.append(record) } }
-        } else {
-            for record in records.values where record.snapshot.persistentIdentifier.entityName == entityName {
-                if let filter, try !evaluator.matches(record.snapshot, filter) { continue }
-                matches.append(record)
-            }
+        for record in records.values where record.snapshot.persistentIdentifier.entityName == entityName {
+            if let filter, try !evaluator.matches(record.snapshot, filter) { continue }
+            matches.append(record)
         }
         matches.sort { $0.order < $1.order }
         return try evaluator.sortedWindow(
             matches.map(\.snapshot), by: keys, offset: request.descriptor.fetchOffset, limit: request.descriptor.fetchLimit)
     }
 
+    /// The entity name of `type`, when this store holds it.
+    ///
+    /// - Throws: ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` otherwise.
+    private func heldEntityName<T: PersistentModel>(_ type: T.Type) throws -> String {
+        let entityName = Schema.entityName(for: type)
+        try checkHeld(entityName)
+        return entityName
+    }
+
+    private func checkHeld(_ entityName: String) throws {
+        guard schema.entitiesByName[entityName] != nil else {
+            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
+                details: "the memory store \(configuration.name) holds no entity \(entityName)")
+        }
+    }
+
     /// Applies inserts, updates and deletes together, giving inserted models permanent identifiers.
     ///
-    /// - Throws: ``DataStoreError/unsupportedFeature`` when an update or delete names a model
-    ///   the store does not hold; nothing is applied then.
+    /// An updated snapshot may list only some properties; the others keep their values.
+    /// - Throws: ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` configuration,
+    ///   ``SwiftDataError/modelValidationFailure`` when an update or delete names a model the
+    ///   store does not hold, ``SwiftDataError/configurationSchemaNotFoundInContainerSchema``
+    ///   for a model of an entity it does not hold; nothing is applied then.
     public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
-        try state.withLock { state in
+        if request.inserted.isEmpty && request.updated.isEmpty && request.deleted.isEmpty {
+            return DataStoreSaveChangesResult(for: identifier)
+        }
+        guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
+        return try state.withLock { state in
             var next = state
             var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
             for snapshot in request.inserted {
+                try checkHeld(snapshot.persistentIdentifier.entityName)
                 let key = next.nextKey
                 next.nextKey += 1
                 remapped[snapshot.persistentIdentifier] = try PersistentIdentifier.identifier(
@@ -100,27 +129,45 @@ public final class MemoryStore: DataStore, DataStoreBatching, DataStoreExplainin
                 next.records[id] = Record(order: key, snapshot: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped))
             }
             for snapshot in request.updated {
-                guard let existing = next.records[snapshot.persistentIdentifier] else { throw DataStoreError.unsupportedFeature }
-                next.records[snapshot.persistentIdentifier] = Record(
-                    order: existing.order,
-                    snapshot: snapshot.copy(persistentIdentifier: snapshot.persistentIdentifier, remappedIdentifiers: remapped))
+                let id = snapshot.persistentIdentifier
+                guard let existing = next.records[id] else { throw missingModel(id) }
+                let changes = snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped)
+                next.records[id] = Record(order: existing.order, snapshot: Self.merge(changes, into: existing.snapshot))
             }
             for snapshot in request.deleted {
-                guard next.records.removeValue(forKey: snapshot.persistentIdentifier) != nil else {
-                    throw DataStoreError.unsupportedFeature
-                }
+                let id = snapshot.persistentIdentifier
+                guard next.records.removeValue(forKey: id) != nil else { throw missingModel(id) }
             }
             state = next
             return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: remapped)
         }
     }
 
+    /// `stored` with the values `changes` lists; properties `changes` does not list, or that
+    /// the entity does not have, leave `stored` as it was.
+    static func merge(_ changes: DefaultSnapshot, into stored: DefaultSnapshot) -> DefaultSnapshot {
+        if changes.propertyNames == stored.propertyNames { return changes }
+        var merged = stored
+        for (name, value) in zip(changes.propertyNames, changes.values) {
+            guard let index = stored.propertyNames.firstIndex(of: name) else { continue }
+            merged[index: index] = value
+        }
+        return merged
+    }
+
+    private func missingModel(_ id: PersistentIdentifier) -> SwiftDataError {
+        SwiftDataError.modelValidationFailure.with(
+            details: "the memory store \(configuration.name) holds no model \(id); nothing was saved")
+    }
+
     /// Deletes every model of `T` the request's filter selects.
     ///
-    /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the predicate has no store-neutral form.
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the predicate has no store-neutral
+    ///   form, ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` configuration.
     public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
         let filter = try request.filter
-        let entityName = Schema.entityName(for: T.self)
+        let entityName = try heldEntityName(T.self)
+        guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         try state.withLock { state in
             let records = state.records
             let evaluator = FilterEvaluator { records[$0]?.snapshot }
@@ -134,6 +181,9 @@ public final class MemoryStore: DataStore, DataStoreBatching, DataStoreExplainin
     /// Says that the filter, sort and window run on snapshots, or why the store refuses them.
     public func explain<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> String {
         var parts: [String] = []
+        if let identifiers = request.identifiers {
+            return "MemoryStore looks up \(identifiers.count) \(Schema.entityName(for: T.self)) snapshot(s) by identifier"
+        }
         switch Result(catching: { try request.filter }) {
         case .success(nil): parts.append("MemoryStore scans every \(Schema.entityName(for: T.self)) snapshot")
         case .success: parts.append("MemoryStore evaluates the filter on each \(Schema.entityName(for: T.self)) snapshot")
@@ -144,7 +194,10 @@ public final class MemoryStore: DataStore, DataStoreBatching, DataStoreExplainin
     }
 
     /// Removes every model.
+    ///
+    /// - Throws: ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` configuration.
     public func erase() throws {
+        guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         state.withLock { $0 = State() }
     }
 }

@@ -14,11 +14,15 @@ public struct MemoryStoreConfiguration: DataStoreConfiguration {
     public var name: String
     /// The models this store holds; `nil` for every model of the container.
     public var schema: Schema?
+    /// Whether contexts may save; a store opened with `false` refuses every change with
+    /// ``DataStoreError/unsupportedFeature``, as the other built-in stores do.
+    public var allowsSave: Bool
 
     /// Creates a configuration.
-    public init(name: String = "memory", schema: Schema? = nil) {
+    public init(name: String = "memory", schema: Schema? = nil, allowsSave: Bool = true) {
         self.name = name
         self.schema = schema
+        self.allowsSave = allowsSave
     }
 
     public static func == (lhs: MemoryStoreConfiguration, rhs: MemoryStoreConfiguration) -> Bool {

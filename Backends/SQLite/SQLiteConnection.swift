@@ -3,14 +3,15 @@ internal import CSQLite
 /// One SQLite database handle, closed when the connection is released.
 ///
 /// Every C return code passes through ``check(_:sql:)``, which turns failures into
-/// ``SQLiteError`` values carrying SQLite's code and message.
+/// ``SQLiteStoreError/sqlite(_:message:sql:path:)`` values carrying SQLite's extended result
+/// code and message. Writes run inside ``transaction(_:)``.
 final class SQLiteConnection {
     let handle: OpaquePointer
     private var statementCache: [String: SQLiteStatement] = [:]
 
     /// Opens the database at `path` (`":memory:"` for a private in-memory database).
     ///
-    /// - Throws: ``SQLiteError`` when SQLite cannot open the file.
+    /// - Throws: ``SQLiteStoreError`` when SQLite cannot open the file.
     init(path: String, readOnly: Bool = false) throws {
         var handle: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
@@ -18,9 +19,12 @@ final class SQLiteConnection {
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let extended = handle.map { sqlite3_extended_errcode($0) } ?? code
             sqlite3_close_v2(handle)
-            throw SQLiteError(code: code, message: message, sql: nil, path: path)
+            throw SQLiteStoreError.sqlite(.init(rawValue: extended), message: message, sql: nil, path: path)
         }
+        // Extended codes (`constraintUnique` rather than `constraint`) from every call.
+        sqlite3_extended_result_codes(handle, 1)
         self.handle = handle
         self.path = path
     }
@@ -35,14 +39,14 @@ final class SQLiteConnection {
 
     /// A new prepared statement for `sql`.
     ///
-    /// - Throws: ``SQLiteError`` naming the SQL when it does not compile.
+    /// - Throws: ``SQLiteStoreError`` naming the SQL when it does not compile.
     func prepare(_ sql: String) throws -> SQLiteStatement {
         try SQLiteStatement(connection: self, sql: sql, database: handle)
     }
 
     /// The cached prepared statement for `sql`, reset and ready to bind.
     ///
-    /// - Throws: ``SQLiteError`` naming the SQL when it does not compile.
+    /// - Throws: ``SQLiteStoreError`` naming the SQL when it does not compile.
     func cached(_ sql: String) throws -> SQLiteStatement {
         if let statement = statementCache[sql] {
             statement.reset()
@@ -56,16 +60,38 @@ final class SQLiteConnection {
     /// The rowid of the last inserted row.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// The number of rows the last INSERT, UPDATE or DELETE changed.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The most `?` parameters one statement may hold on this connection.
+    var variableLimit: Int { Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) }
+
     /// Runs one or more statements that return no rows.
     ///
-    /// - Throws: ``SQLiteError`` with the failing SQL.
+    /// - Throws: ``SQLiteStoreError`` with the failing SQL.
     func execute(_ sql: String) throws {
         try check(sqlite3_exec(handle, sql, nil, nil, nil), sql: sql)
     }
 
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE` ... `COMMIT`); when `body` or
+    /// the commit throws, rolls back and rethrows, so none of `body`'s writes remain.
+    ///
+    /// - Throws: What `body` throws, or ``SQLiteStoreError`` when the transaction cannot begin or commit.
+    func transaction<R>(_ body: () throws -> R) throws -> R {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
     /// The first column of the first row of `sql` as text, or `nil` when there is no row.
     ///
-    /// - Throws: ``SQLiteError`` with the failing SQL.
+    /// - Throws: ``SQLiteStoreError`` with the failing SQL.
     func scalarText(_ sql: String) throws -> String? {
         var statement: OpaquePointer?
         try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), sql: sql)
@@ -91,7 +117,7 @@ final class SQLiteConnection {
         switch code {
         case SQLITE_OK, SQLITE_ROW, SQLITE_DONE: return code
         default:
-            throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql, path: path)
+            throw SQLiteStoreError.sqlite(.init(rawValue: code), message: String(cString: sqlite3_errmsg(handle)), sql: sql, path: path)
         }
     }
 

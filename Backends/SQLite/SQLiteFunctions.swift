@@ -50,7 +50,7 @@ enum SQLiteFunctions {
     ///
     /// Functions are flagged `SQLITE_DETERMINISTIC` so SQLite may evaluate them once per
     /// statement for constant arguments.
-    /// - Throws: ``SQLiteError`` when SQLite refuses a registration.
+    /// - Throws: ``SQLiteStoreError`` when SQLite refuses a registration.
     static func register(on connection: SQLiteConnection) throws {
         let db = connection.handle
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC

@@ -16,7 +16,7 @@ enum SQLiteMetadata {
         if tables.isEmpty {
             guard allowsSave else { throw SQLiteStoreError.readOnly(path: path) }
             let identifier = UUID().uuidString
-            try transaction(connection) {
+            try connection.transaction {
                 for statement in SQLiteSchemaWriter.createStatements(mapping) { try connection.execute(statement) }
                 try connection.execute("CREATE TABLE \(SQLIdentifier.quote(metadata)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)")
                 try write(connection, ["format": SQLiteSchemaWriter.formatVersion, "storeIdentifier": identifier])
@@ -44,7 +44,7 @@ enum SQLiteMetadata {
             if changes.isEmpty { return identifier }
             throw SQLiteStoreError.readOnly(path: path)
         }
-        try transaction(connection) {
+        try connection.transaction {
             for change in changes { try change(connection) }
             try record(schema, in: connection)
         }
@@ -76,7 +76,7 @@ enum SQLiteMetadata {
                 changes.append { connection in
                     try connection.execute("ALTER TABLE \(SQLIdentifier.quote(table.tableName)) ADD COLUMN \(SQLiteSchemaWriter.columnDefinition(column, mapping: mapping))")
                     if let fill {
-                        let statement = try connection.prepare("UPDATE \(SQLIdentifier.quote(table.tableName)) SET \(SQLIdentifier.quote(column.name)) = ?1")
+                        let statement = try connection.prepare(SQLiteWriteStatements.fill(table, column: column.name))
                         try statement.bind([fill])
                         try statement.run()
                     }
@@ -114,8 +114,7 @@ enum SQLiteMetadata {
     }
 
     private static func write(_ connection: SQLiteConnection, _ values: [String: String]) throws {
-        let statement = try connection.prepare(
-            "INSERT INTO \(SQLIdentifier.quote(SQLiteSchemaWriter.metadataTable)) (\"key\", \"value\") VALUES (?1, ?2) ON CONFLICT(\"key\") DO UPDATE SET \"value\" = excluded.\"value\"")
+        let statement = try connection.prepare(SQLiteWriteStatements.upsertMetadata)
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             statement.reset()
             try statement.bind([.text(key), .text(value)])
@@ -124,7 +123,7 @@ enum SQLiteMetadata {
     }
 
     private static func read(_ connection: SQLiteConnection) throws -> [String: String] {
-        let statement = try connection.prepare("SELECT \"key\", \"value\" FROM \(SQLIdentifier.quote(SQLiteSchemaWriter.metadataTable))")
+        let statement = try connection.prepare(SQLiteWriteStatements.selectMetadata)
         var values: [String: String] = [:]
         while try statement.step() {
             if case .text(let key) = statement.column(0), case .text(let value) = statement.column(1) { values[key] = value }
@@ -139,16 +138,5 @@ enum SQLiteMetadata {
             if case .text(let text) = statement.column(0) { result.append(text) }
         }
         return result
-    }
-
-    static func transaction(_ connection: SQLiteConnection, _ body: () throws -> Void) throws {
-        try connection.execute("BEGIN IMMEDIATE")
-        do {
-            try body()
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
-        }
     }
 }

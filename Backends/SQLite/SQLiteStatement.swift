@@ -12,7 +12,7 @@ final class SQLiteStatement {
         let code = sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         try connection.check(code, sql: sql)
         guard let statement else {
-            throw SQLiteError(code: SQLITE_MISUSE, message: "the SQL holds no statement", sql: sql, path: connection.path)
+            throw SQLiteStoreError.sqlite(.misuse, message: "the SQL holds no statement", sql: sql, path: connection.path)
         }
         self.handle = statement
         self.connection = connection
@@ -31,14 +31,14 @@ final class SQLiteStatement {
 
     /// Binds `values` to the parameters `?1`, `?2`, ... in order.
     ///
-    /// - Throws: ``SQLiteError`` when SQLite refuses a binding.
+    /// - Throws: ``SQLiteStoreError`` when SQLite refuses a binding.
     func bind(_ values: [SQLiteValue]) throws {
         for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1)) }
     }
 
     /// Binds one value to parameter `index` (1-based).
     ///
-    /// - Throws: ``SQLiteError`` when SQLite refuses the binding.
+    /// - Throws: ``SQLiteStoreError`` when SQLite refuses the binding.
     func bind(_ value: SQLiteValue, at index: Int32) throws {
         let code: Int32
         switch value {
@@ -58,7 +58,7 @@ final class SQLiteStatement {
 
     /// Advances to the next row; `false` when the statement is done.
     ///
-    /// - Throws: ``SQLiteError`` with the statement's SQL.
+    /// - Throws: ``SQLiteStoreError`` with the statement's SQL.
     func step() throws -> Bool {
         let code = sqlite3_step(handle)
         switch code {
@@ -72,7 +72,7 @@ final class SQLiteStatement {
 
     /// Runs the statement to completion, discarding rows.
     ///
-    /// - Throws: ``SQLiteError`` with the statement's SQL.
+    /// - Throws: ``SQLiteStoreError`` with the statement's SQL.
     func run() throws {
         while try step() {}
     }

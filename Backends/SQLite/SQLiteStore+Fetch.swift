@@ -2,24 +2,40 @@ import Foundation
 import StrataCore
 
 extension SQLiteStore {
-    /// The snapshots matching the request, filtered, sorted and windowed in SQL.
+    /// The snapshots matching the request, filtered, sorted and windowed in SQL; for a lookup
+    /// by identifier, the rows of those identifiers, in the requested order.
     ///
-    /// - Throws: ``DataStoreError/preferInMemoryFilter`` or ``DataStoreError/preferInMemorySort``
-    ///   for what SQL cannot express, ``SQLiteError``, or ``SQLiteStoreError/corruptValue(table:column:expected:)``.
+    /// - Throws: ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` for an entity
+    ///   the store does not hold, ``DataStoreError/preferInMemoryFilter`` or ``DataStoreError/preferInMemorySort``
+    ///   for what SQL cannot express, ``SQLiteStoreError``, or ``SQLiteStoreError/corruptValue(table:column:expected:)``.
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
         let table = try table(for: T.self)
-        let filter = try request.filter
-        let sort = try request.sortKeys
         let wanted = Set(request.propertyNamesToFetch)
         let columns = wanted.isEmpty ? table.columns : table.columns.filter { wanted.contains($0.name) }
+        let reader = SnapshotReader(store: self, table: table, columns: columns, partial: !wanted.isEmpty, wanted: wanted)
+        if let identifiers = request.identifiers {
+            let keys = requestedKeys(identifiers, in: table)
+            let snapshots = try read { connection in
+                var byKey: [Int64: DefaultSnapshot] = [:]
+                for chunk in chunks(of: keys, on: connection) {
+                    let query = try compiler.lookup(
+                        entity: table.entityName, columns: [qualified(SQLiteSchemaMapping.primaryKey)] + columns.map { qualified($0.name) },
+                        keys: chunk)
+                    for snapshot in try reader.read(query, on: connection) {
+                        if let key = snapshot.persistentIdentifier.primaryKey(as: Int64.self) { byKey[key] = snapshot }
+                    }
+                }
+                return keys.compactMap { byKey[$0] }
+            }
+            return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots)
+        }
+        let filter = try request.filter
+        let sort = try request.sortKeys
         let query = try compiler.select(
             entity: table.entityName,
             columns: [qualified(SQLiteSchemaMapping.primaryKey)] + columns.map { qualified($0.name) },
             filter: filter, sort: sort, limit: request.descriptor.fetchLimit, offset: request.descriptor.fetchOffset)
-        let snapshots = try read { connection in
-            try SnapshotReader(store: self, table: table, columns: columns, partial: !wanted.isEmpty, wanted: wanted)
-                .read(query, on: connection)
-        }
+        let snapshots = try read { connection in try reader.read(query, on: connection) }
         return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots)
     }
 
@@ -28,6 +44,7 @@ extension SQLiteStore {
     /// - Throws: As ``fetch(_:)``.
     public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
         let table = try table(for: T.self)
+        if let identifiers = request.identifiers { return try heldKeys(identifiers, in: table).count }
         let query = try compiler.count(
             entity: table.entityName, filter: try request.filter, limit: request.descriptor.fetchLimit,
             offset: request.descriptor.fetchOffset)
@@ -44,6 +61,11 @@ extension SQLiteStore {
     /// - Throws: As ``fetch(_:)``.
     public func fetchIdentifiers<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> [PersistentIdentifier] {
         let table = try table(for: T.self)
+        if let identifiers = request.identifiers {
+            return try heldKeys(identifiers, in: table).map {
+                try PersistentIdentifier.identifier(for: identifier, entityName: table.entityName, primaryKey: $0)
+            }
+        }
         let query = try compiler.identifiers(
             entity: table.entityName, filter: try request.filter, sort: try request.sortKeys,
             limit: request.descriptor.fetchLimit, offset: request.descriptor.fetchOffset)
@@ -62,10 +84,10 @@ extension SQLiteStore {
     /// Deletes the rows the request selects, with their join rows and external files.
     ///
     /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the predicate has no SQL form,
-    ///   ``SQLiteStoreError/readOnly(path:)``, or ``SQLiteError``.
+    ///   ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` store, or ``SQLiteStoreError``.
     public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
-        guard configuration.allowsSave else { throw SQLiteStoreError.readOnly(path: path) }
         let table = try table(for: T.self)
+        guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         let keysQuery = try compiler.identifiers(entity: table.entityName, filter: try request.filter, sort: [], limit: nil, offset: nil)
         let deleted: [DefaultSnapshot] = try read { connection in
             let statement = try connection.prepare(keysQuery.sql)
@@ -80,7 +102,7 @@ extension SQLiteStore {
         guard !deleted.isEmpty else { return }
         var writer = SaveWriter(store: self)
         try write { connection in
-            try SQLiteMetadata.transaction(connection) {
+            try connection.transaction {
                 try writer.apply(inserted: [], updated: [], deleted: deleted, on: connection)
             }
         }
@@ -89,9 +111,18 @@ extension SQLiteStore {
 
     /// The SQL of the fetch and SQLite's query plan for it.
     ///
-    /// - Throws: ``SQLiteError`` when the plan cannot be read.
+    /// - Throws: ``SQLiteStoreError`` when the plan cannot be read.
     public func explain<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> String {
         let table = try table(for: T.self)
+        if let identifiers = request.identifiers {
+            let keys = requestedKeys(identifiers, in: table)
+            let query = try compiler.lookup(
+                entity: table.entityName, columns: [qualified(SQLiteSchemaMapping.primaryKey)] + table.columns.map { qualified($0.name) },
+                keys: keys.prefix(SQLiteQueryCompiler.lookupChunkSize))
+            let plan = try read { connection in try SQLiteStatement.queryPlan(for: query.sql, bindings: query.bindings, on: connection) }
+            return (["SQL: \(query.sql)", "lookup of \(keys.count) key(s) in chunks of at most \(SQLiteQueryCompiler.lookupChunkSize)"]
+                + plan.map { "plan: \($0)" }).joined(separator: "\n")
+        }
         guard let filter = try? request.filter else { return "SQLite cannot express the filter; the core filters in memory" }
         let sort = (try? request.sortKeys) ?? []
         let query: SQLiteQuery
@@ -119,6 +150,44 @@ extension SQLiteStore {
     }
 
     func qualified(_ column: String) -> String { "t0." + SQLIdentifier.quote(column) }
+
+    /// The keys of `identifiers` that can name rows of `table` (this store's, of this entity), each once, in order.
+    func requestedKeys(_ identifiers: [PersistentIdentifier], in table: SQLiteSchemaMapping.Table) -> [Int64] {
+        var seen = Set<Int64>()
+        return identifiers.compactMap { id in
+            guard id.storeIdentifier == identifier, id.entityName == table.entityName, let key = id.primaryKey(as: Int64.self),
+                seen.insert(key).inserted
+            else { return nil }
+            return key
+        }
+    }
+
+    /// The keys of `identifiers` that have a row in `table`, in the requested order.
+    ///
+    /// - Throws: ``SQLiteStoreError``.
+    func heldKeys(_ identifiers: [PersistentIdentifier], in table: SQLiteSchemaMapping.Table) throws -> [Int64] {
+        let keys = requestedKeys(identifiers, in: table)
+        guard !keys.isEmpty else { return [] }
+        let held = try read { connection in
+            var held = Set<Int64>()
+            for chunk in chunks(of: keys, on: connection) {
+                let query = try compiler.lookup(entity: table.entityName, columns: [qualified(SQLiteSchemaMapping.primaryKey)], keys: chunk)
+                let statement = try connection.cached(query.sql)
+                try statement.bind(query.bindings)
+                defer { statement.reset() }
+                while try statement.step() { held.insert(statement.int64(0)) }
+            }
+            return held
+        }
+        return keys.filter { held.contains($0) }
+    }
+
+    /// `keys` cut into slices that fit one lookup statement on `connection`.
+    func chunks(of keys: [Int64], on connection: SQLiteConnection) -> [ArraySlice<Int64>] {
+        var size = SQLiteQueryCompiler.lookupChunkSize
+        while size > 1 && size > connection.variableLimit { size /= 2 }
+        return stride(from: 0, to: keys.count, by: size).map { keys[$0..<min($0 + size, keys.count)] }
+    }
 }
 
 /// Turns result rows into snapshots, loading to-many identifiers with one query per relationship.
@@ -176,21 +245,21 @@ struct SnapshotReader {
         for (slot, property) in table.properties.enumerated() {
             let name = table.propertyNames[slot]
             guard let position = positions[name] else { continue }
-            let sql: String
+            let query: SQLiteQuery
             let destination: String
             switch property {
             case .column, .crossStoreList:
                 continue
             case .inverseColumn(let target, let column):
                 destination = target
-                sql = "SELECT \(SQLIdentifier.quote(column)), \(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)) FROM \(SQLIdentifier.quote(target)) WHERE \(SQLIdentifier.quote(column)) IN (SELECT value FROM json_each(?1)) ORDER BY \(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey))"
+                query = store.compiler.inverseMembers(destination: target, column: column, keys: keyList)
             case .joinTable(let join, let owner, let member, let target):
                 destination = target
-                sql = "SELECT \(SQLIdentifier.quote(owner)), \(SQLIdentifier.quote(member)) FROM \(SQLIdentifier.quote(join)) WHERE \(SQLIdentifier.quote(owner)) IN (SELECT value FROM json_each(?1)) ORDER BY rowid"
+                query = store.compiler.joinMembers(join: join, owner: owner, member: member, keys: keyList)
             }
             var lists = [[PersistentIdentifier]](repeating: [], count: keys.count)
-            let statement = try connection.cached(sql)
-            try statement.bind([.text(keyList)])
+            let statement = try connection.cached(query.sql)
+            try statement.bind(query.bindings)
             while try statement.step() {
                 guard let row = rowOf[statement.int64(0)] else { continue }
                 lists[row].append(try PersistentIdentifier.identifier(for: store.identifier, entityName: destination, primaryKey: statement.int64(1)))

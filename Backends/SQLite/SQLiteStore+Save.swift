@@ -5,14 +5,23 @@ extension SQLiteStore {
     /// Writes one save in one transaction: inserts (with new `_pk`s), updates, deletes and
     /// the join-table rows of to-many relationships. All of it commits or none does.
     ///
-    /// - Throws: ``SQLiteStoreError/readOnly(path:)`` for a read-only store, or
-    ///   ``SQLiteError`` (for example a UNIQUE index violation) after rolling back.
+    /// An updated snapshot may list only the changed properties (``DataStorePartialUpdating``):
+    /// its `UPDATE` sets only their columns, and only listed to-many relationships rewrite
+    /// their join rows.
+    /// - Throws: ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` store,
+    ///   ``SwiftDataError/modelValidationFailure`` when an update or delete names a model
+    ///   the store does not hold, ``SwiftDataError/configurationSchemaNotFoundInContainerSchema``
+    ///   for a model of an entity it does not hold, or ``SQLiteStoreError`` (for example a
+    ///   UNIQUE index violation, ``SQLiteStoreError/ResultCode/constraint``); nothing is written then.
     public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
-        guard configuration.allowsSave else { throw SQLiteStoreError.readOnly(path: path) }
+        if request.inserted.isEmpty && request.updated.isEmpty && request.deleted.isEmpty {
+            return DataStoreSaveChangesResult(for: identifier)
+        }
+        guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         var writer = SaveWriter(store: self)
         do {
             try write { connection in
-                try SQLiteMetadata.transaction(connection) {
+                try connection.transaction {
                     try writer.apply(inserted: request.inserted, updated: request.updated, deleted: request.deleted, on: connection)
                 }
             }
@@ -25,13 +34,24 @@ extension SQLiteStore {
     }
 }
 
-/// The work of one save on the writer connection.
+/// The work of one save on the writer connection; statement text comes from ``SQLiteWriteStatements``.
 struct SaveWriter {
     let store: SQLiteStore
     var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
     var filesWritten: [String] = []
     var filesToRemove: [String] = []
-    private var fixups: [(table: SQLiteSchemaMapping.Table, key: Int64, column: String, target: PersistentIdentifier)] = []
+    private var fixups: [(table: SQLiteSchemaMapping.Table, key: Int64, column: Int, target: PersistentIdentifier)] = []
+    /// Fixups found while binding an insert, before its `_pk` was known.
+    private var pendingFixups: [(column: Int, target: PersistentIdentifier)] = []
+    /// Prepared INSERTs by entity and UPDATEs by entity and column set, for this save: a save
+    /// of many rows neither looks up nor re-hashes the SQL text per row.
+    private var insertStatements: [String: SQLiteStatement] = [:]
+    private var updateStatements: [UpdateShape: SQLiteStatement] = [:]
+
+    private struct UpdateShape: Hashable {
+        let entityName: String
+        let columns: [Int]
+    }
 
     init(store: SQLiteStore) {
         self.store = store
@@ -40,32 +60,32 @@ struct SaveWriter {
     mutating func apply(
         inserted: [DefaultSnapshot], updated: [DefaultSnapshot], deleted: [DefaultSnapshot], on connection: SQLiteConnection
     ) throws {
-        var keys: [(SQLiteSchemaMapping.Table, Int64, DefaultSnapshot)] = []
+        var joinWrites: [(SQLiteSchemaMapping.Table, Int64, SnapshotColumns)] = []
         for snapshot in inserted {
             let table = try table(of: snapshot)
-            let key = try insert(snapshot, into: table, on: connection)
+            let listed = SnapshotColumns(snapshot, table: table)
+            let key = try insert(listed, into: table, on: connection)
             remapped[snapshot.persistentIdentifier] = try PersistentIdentifier.identifier(
                 for: store.identifier, entityName: table.entityName, primaryKey: key)
-            keys.append((table, key, snapshot))
+            joinWrites.append((table, key, listed))
         }
         for fixup in fixups {
             guard let target = remapped[fixup.target], let targetKey = target.primaryKey(as: Int64.self) else { continue }
-            let statement = try connection.cached(
-                "UPDATE \(SQLIdentifier.quote(fixup.table.tableName)) SET \(SQLIdentifier.quote(fixup.column)) = ?1 WHERE \(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)) = ?2")
+            let statement = try connection.cached(store.statements.update(fixup.table, columns: [fixup.column]))
             try statement.bind([.integer(targetKey), .integer(fixup.key)])
             try statement.run()
         }
         for snapshot in updated {
             let table = try table(of: snapshot)
-            guard let key = snapshot.persistentIdentifier.primaryKey(as: Int64.self) else { continue }
-            try update(snapshot, in: table, key: key, on: connection)
-            keys.append((table, key, snapshot))
+            let key = try heldKey(of: snapshot)
+            let listed = SnapshotColumns(snapshot, table: table)
+            try update(listed, in: table, key: key, on: connection)
+            joinWrites.append((table, key, listed))
         }
-        for (table, key, snapshot) in keys { try writeJoinRows(snapshot, table: table, key: key, on: connection) }
+        for (table, key, listed) in joinWrites { try writeJoinRows(listed, table: table, key: key, on: connection) }
         for snapshot in deleted {
             let table = try table(of: snapshot)
-            guard let key = snapshot.persistentIdentifier.primaryKey(as: Int64.self) else { continue }
-            try delete(key, from: table, on: connection)
+            try delete(try heldKey(of: snapshot), from: table, on: connection)
         }
     }
 
@@ -77,25 +97,33 @@ struct SaveWriter {
         return table
     }
 
-    private func values(of snapshot: DefaultSnapshot, table: SQLiteSchemaMapping.Table) -> [PersistentValue] {
-        if snapshot.propertyNames == table.propertyNames { return snapshot.values }
-        return table.propertyNames.map { snapshot[$0] ?? .null }
+    /// The `_pk` of a model this store gave an identifier to.
+    private func heldKey(of snapshot: DefaultSnapshot) throws -> Int64 {
+        let id = snapshot.persistentIdentifier
+        guard id.storeIdentifier == store.identifier, let key = id.primaryKey(as: Int64.self) else { throw missingModel(id) }
+        return key
     }
 
+    private func missingModel(_ id: PersistentIdentifier) -> SwiftDataError {
+        SwiftDataError.modelValidationFailure.with(details: "the SQLite store \(store.path) holds no model \(id); nothing was saved")
+    }
+
+    /// The bound values of `columns` (indices into `table.columns`); a reference to a model
+    /// inserted later in this save is bound as NULL and fixed up once that model has a key.
     private mutating func bindings(
-        _ snapshot: DefaultSnapshot, table: SQLiteSchemaMapping.Table, key: Int64?
+        _ listed: SnapshotColumns, columns: [Int], table: SQLiteSchemaMapping.Table, key: Int64?
     ) throws -> [SQLiteValue] {
-        let values = values(of: snapshot, table: table)
         var result: [SQLiteValue] = []
-        result.reserveCapacity(table.columns.count)
-        for column in table.columns {
-            let value = values[column.slot]
+        result.reserveCapacity(columns.count + 1)
+        for index in columns {
+            let column = table.columns[index]
+            let value = listed.value(ofColumn: index) ?? .null
             if case .identifier(let target) = value, target.isTemporary {
                 if let permanent = remapped[target] {
                     result.append(SQLiteValueCodec.encode(.identifier(permanent), storeIdentifier: store.identifier))
                 } else {
                     result.append(.null)
-                    if let key { fixups.append((table, key, column.name, target)) } else { pendingFixups.append((column.name, target)) }
+                    if let key { fixups.append((table, key, index, target)) } else { pendingFixups.append((index, target)) }
                 }
                 continue
             }
@@ -112,23 +140,15 @@ struct SaveWriter {
         return result
     }
 
-    /// Fixups found while binding an insert, before its `_pk` was known.
-    private var pendingFixups: [(column: String, target: PersistentIdentifier)] = []
-
-    /// Insert statements by entity, so a save of many rows neither rebuilds nor re-hashes the SQL per row.
-    private var insertStatements: [String: SQLiteStatement] = [:]
-    /// Update statements by entity, for the same reason.
-    private var updateStatements: [String: SQLiteStatement] = [:]
-
-    private mutating func insert(_ snapshot: DefaultSnapshot, into table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> Int64 {
+    private mutating func insert(_ listed: SnapshotColumns, into table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> Int64 {
         pendingFixups = []
-        let values = try bindings(snapshot, table: table, key: nil)
+        let values = try bindings(listed, columns: Array(table.columns.indices), table: table, key: nil)
         let statement: SQLiteStatement
         if let cached = insertStatements[table.entityName] {
             cached.reset()
             statement = cached
         } else {
-            statement = try connection.cached(insertSQL(table))
+            statement = try connection.cached(try statements(of: table).insert)
             insertStatements[table.entityName] = statement
         }
         try statement.bind(values)
@@ -139,71 +159,80 @@ struct SaveWriter {
         return key
     }
 
-    private func insertSQL(_ table: SQLiteSchemaMapping.Table) -> String {
-        guard !table.columns.isEmpty else { return "INSERT INTO \(SQLIdentifier.quote(table.tableName)) DEFAULT VALUES" }
-        let names = table.columns.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
-        let parameters = (1...table.columns.count).map { "?\($0)" }.joined(separator: ", ")
-        return "INSERT INTO \(SQLIdentifier.quote(table.tableName)) (\(names)) VALUES (\(parameters))"
-    }
-
-    private mutating func update(_ snapshot: DefaultSnapshot, in table: SQLiteSchemaMapping.Table, key: Int64, on connection: SQLiteConnection) throws {
-        guard !table.columns.isEmpty else { return }
-        try collectExternalFiles(of: key, in: table, on: connection)
-        var values = try bindings(snapshot, table: table, key: key)
+    /// Sets the listed columns of row `key`; a row that does not exist throws.
+    private mutating func update(_ listed: SnapshotColumns, in table: SQLiteSchemaMapping.Table, key: Int64, on connection: SQLiteConnection) throws {
+        let columns = listed.columns
+        guard !columns.isEmpty else {
+            // Nothing of the row itself changed (only to-many relationships, or nothing): it must still exist.
+            let statement = try connection.cached(try statements(of: table).exists)
+            try statement.bind([.integer(key)])
+            defer { statement.reset() }
+            guard try statement.step() else { throw missingModel(listed.snapshot.persistentIdentifier) }
+            return
+        }
+        try collectExternalFiles(of: key, in: table, columns: columns, on: connection)
+        var values = try bindings(listed, columns: columns, table: table, key: key)
         values.append(.integer(key))
+        let shape = UpdateShape(entityName: table.entityName, columns: columns)
         let statement: SQLiteStatement
-        if let cached = updateStatements[table.entityName] {
+        if let cached = updateStatements[shape] {
             cached.reset()
             statement = cached
         } else {
-            let assignments = table.columns.enumerated().map { "\(SQLIdentifier.quote($1.name)) = ?\($0 + 1)" }.joined(separator: ", ")
-            statement = try connection.cached(
-                "UPDATE \(SQLIdentifier.quote(table.tableName)) SET \(assignments) WHERE \(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)) = ?\(table.columns.count + 1)")
-            updateStatements[table.entityName] = statement
+            statement = try connection.cached(store.statements.update(table, columns: columns))
+            updateStatements[shape] = statement
         }
         try statement.bind(values)
         try statement.run()
+        guard connection.changes > 0 else { throw missingModel(listed.snapshot.persistentIdentifier) }
     }
 
+    /// Deletes row `key` and its join rows; a row that does not exist throws.
     private mutating func delete(_ key: Int64, from table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws {
-        try collectExternalFiles(of: key, in: table, on: connection)
+        try collectExternalFiles(of: key, in: table, columns: Array(table.columns.indices), on: connection)
         for property in table.properties {
-            guard case .joinTable(let name, let owner, _, _) = property else { continue }
-            let statement = try connection.cached("DELETE FROM \(SQLIdentifier.quote(name)) WHERE \(SQLIdentifier.quote(owner)) = ?1")
+            guard case .joinTable(let name, let owner, _, _) = property, let join = store.statements.joinSide(name, owner: owner) else { continue }
+            let statement = try connection.cached(join.clear)
             try statement.bind([.integer(key)])
             try statement.run()
         }
-        let statement = try connection.cached(
-            "DELETE FROM \(SQLIdentifier.quote(table.tableName)) WHERE \(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)) = ?1")
+        let statement = try connection.cached(try statements(of: table).delete)
         try statement.bind([.integer(key)])
         try statement.run()
+        guard connection.changes > 0 else {
+            let id = try PersistentIdentifier.identifier(for: store.identifier, entityName: table.entityName, primaryKey: key)
+            throw missingModel(id)
+        }
     }
 
-    /// Notes the external files a row refers to now, to remove after the commit.
-    private mutating func collectExternalFiles(of key: Int64, in table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws {
-        let external = table.columns.filter(\.externalStorage)
-        guard !external.isEmpty, store.externalStorage != nil else { return }
-        let statement = try connection.cached(
-            "SELECT \(external.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")) FROM \(SQLIdentifier.quote(table.tableName)) WHERE \(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)) = ?1")
-        try statement.bind([.integer(key)])
-        if try statement.step() {
-            for index in external.indices {
-                if case .text(let reference) = statement.column(Int32(index)) { filesToRemove.append(reference) }
+    /// Notes the external files that `columns` of row `key` refer to now, to remove after the commit.
+    private mutating func collectExternalFiles(
+        of key: Int64, in table: SQLiteSchemaMapping.Table, columns: [Int], on connection: SQLiteConnection
+    ) throws {
+        guard store.externalStorage != nil else { return }
+        let sql = try statements(of: table).selectExternal
+        for index in columns {
+            guard let select = sql[table.columns[index].name] else { continue }
+            let statement = try connection.cached(select)
+            try statement.bind([.integer(key)])
+            defer { statement.reset() }
+            if try statement.step(), case .text(let reference) = statement.column(0), reference.hasPrefix(ExternalStorage.referencePrefix) {
+                filesToRemove.append(reference)
             }
         }
-        statement.reset()
     }
 
-    private func writeJoinRows(_ snapshot: DefaultSnapshot, table: SQLiteSchemaMapping.Table, key: Int64, on connection: SQLiteConnection) throws {
-        let values = values(of: snapshot, table: table)
+    /// Rewrites the join rows of the to-many relationships the snapshot lists.
+    private func writeJoinRows(_ listed: SnapshotColumns, table: SQLiteSchemaMapping.Table, key: Int64, on connection: SQLiteConnection) throws {
         for (slot, property) in table.properties.enumerated() {
-            guard case .joinTable(let name, let owner, let member, _) = property else { continue }
-            guard case .identifiers(let ids) = values[slot] else { continue }
-            let clear = try connection.cached("DELETE FROM \(SQLIdentifier.quote(name)) WHERE \(SQLIdentifier.quote(owner)) = ?1")
+            guard case .joinTable(let name, let owner, _, _) = property,
+                case .identifiers(let ids) = listed.value(ofProperty: slot),
+                let join = store.statements.joinSide(name, owner: owner)
+            else { continue }
+            let clear = try connection.cached(join.clear)
             try clear.bind([.integer(key)])
             try clear.run()
-            let insert = try connection.cached(
-                "INSERT OR IGNORE INTO \(SQLIdentifier.quote(name)) (\(SQLIdentifier.quote(owner)), \(SQLIdentifier.quote(member))) VALUES (?1, ?2)")
+            let insert = try connection.cached(join.insert)
             for id in ids {
                 let target = remapped[id] ?? id
                 guard target.storeIdentifier == store.identifier, let memberKey = target.primaryKey(as: Int64.self) else { continue }
@@ -212,5 +241,50 @@ struct SaveWriter {
                 try insert.run()
             }
         }
+    }
+
+    private func statements(of table: SQLiteSchemaMapping.Table) throws -> SQLiteWriteStatements.Table {
+        guard let statements = store.statements.table(table.entityName) else {
+            throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
+                details: "the SQLite store \(store.path) holds no entity \(table.entityName)")
+        }
+        return statements
+    }
+}
+
+/// Which properties of a table a snapshot lists, and their values: every property for an
+/// insert or a full update, only the changed ones for a partial update.
+struct SnapshotColumns {
+    let snapshot: DefaultSnapshot
+    /// The listed columns, as indices into `table.columns`, in increasing order.
+    let columns: [Int]
+    /// For each slot of the table, the index of its value in the snapshot, or `nil` when not listed.
+    private let positions: [Int?]
+    /// The slot of each column of the table.
+    private let columnSlots: [Int]
+
+    init(_ snapshot: DefaultSnapshot, table: SQLiteSchemaMapping.Table) {
+        self.snapshot = snapshot
+        columnSlots = table.columns.map(\.slot)
+        if snapshot.propertyNames == table.propertyNames {
+            positions = Array(table.propertyNames.indices)
+            columns = Array(table.columns.indices)
+        } else {
+            var index: [String: Int] = [:]
+            for (position, name) in snapshot.propertyNames.enumerated() where index[name] == nil { index[name] = position }
+            let listed = table.propertyNames.map { index[$0] }
+            positions = listed
+            columns = table.columns.indices.filter { listed[table.columns[$0].slot] != nil }
+        }
+    }
+
+    /// The value of property `slot`, or `nil` when the snapshot does not list it.
+    func value(ofProperty slot: Int) -> PersistentValue? {
+        positions[slot].map { snapshot[index: $0] }
+    }
+
+    /// The value of column `index` of the table, or `nil` when the snapshot does not list it.
+    func value(ofColumn index: Int) -> PersistentValue? {
+        value(ofProperty: columnSlots[index])
     }
 }

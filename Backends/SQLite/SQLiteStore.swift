@@ -7,8 +7,9 @@ import StrataCore
 /// read connections (WAL mode), so reads from several contexts proceed while a save is
 /// in progress. Filters, sorts and windows compile to SQL with bound parameters; what SQL
 /// cannot express is refused with `preferInMemoryFilter`/`preferInMemorySort` so the core
-/// finishes it. See ``SQLiteSchemaMapping`` for the table layout.
-public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplaining, @unchecked Sendable {
+/// finishes it. An update writes only the columns its snapshot lists
+/// (``DataStorePartialUpdating``). See ``SQLiteSchemaMapping`` for the table layout.
+public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplaining, DataStorePartialUpdating, @unchecked Sendable {
     /// The configuration the store was opened with.
     public let configuration: ModelConfiguration
     /// The models the store holds.
@@ -18,6 +19,8 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplainin
 
     let mapping: SQLiteSchemaMapping
     let compiler: SQLiteQueryCompiler
+    /// The text of every statement that writes rows, built once per table and shape.
+    let statements: SQLiteWriteStatements
     let path: String
     let externalStorage: ExternalStorage?
     /// The one connection that writes; `writerLock` serialises its users.
@@ -35,12 +38,13 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplainin
     ///   create, ``SwiftDataError/backwardMigration`` for a file written by a newer schema
     ///   version, ``SwiftDataError/unknownSchema`` when the schema changed in a way that is
     ///   not additive, ``SQLiteStoreError/readOnly(path:)`` when a read-only store would have
-    ///   to be created or changed, or ``SQLiteError``. The file is never modified then.
+    ///   to be created or changed, or ``SQLiteStoreError``. The file is never modified then.
     public init(_ configuration: ModelConfiguration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
         guard let schema = configuration.schema else { throw DataStoreError.unsupportedFeature }
         self.configuration = configuration
         self.schema = schema
         self.mapping = SQLiteSchemaMapping(schema: schema)
+        self.statements = SQLiteWriteStatements(mapping: mapping)
         let memory = configuration.isStoredInMemoryOnly
         path = memory ? ":memory:" : configuration.url.path
         if !memory { try Self.checkFile(configuration) }
@@ -127,13 +131,16 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplainin
 
     /// Removes every row of every table (the schema stays) and the externally stored files.
     ///
-    /// - Throws: ``SQLiteStoreError/readOnly(path:)`` for a read-only store, or ``SQLiteError``.
+    /// - Throws: ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` store, or ``SQLiteStoreError``.
     public func erase() throws {
-        guard configuration.allowsSave else { throw SQLiteStoreError.readOnly(path: path) }
+        guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         try write { connection in
-            try SQLiteMetadata.transaction(connection) {
-                for table in mapping.joinTables { try connection.execute("DELETE FROM \(SQLIdentifier.quote(table.name))") }
-                for table in mapping.orderedTables { try connection.execute("DELETE FROM \(SQLIdentifier.quote(table.tableName))") }
+            try connection.transaction {
+                for sql in statements.deleteAllJoinRows { try connection.cached(sql).run() }
+                for table in mapping.orderedTables {
+                    guard let sql = statements.table(table.entityName)?.deleteAll else { continue }
+                    try connection.cached(sql).run()
+                }
             }
         }
         try externalStorage?.removeAll()

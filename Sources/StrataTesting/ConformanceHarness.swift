@@ -9,6 +9,10 @@ struct ConformanceHarness: Sendable {
     let makeConfiguration: StoreConformance.MakeConfiguration
     /// The contexts the check made, kept alive until it ends: models refer to their context weakly.
     let contexts: ContextKeeper
+    /// Builds requests for checks that call the store directly; `nil` skips those checks.
+    var requests: (any StoreConformance.StoreRequestFactory)? = nil
+    /// Makes a read-only configuration of the store `makeConfiguration` makes for a name; `nil` skips the read-only check.
+    var makeReadOnlyConfiguration: StoreConformance.MakeConfiguration? = nil
 
     /// A new container holding `types` (and the models they relate to) in one new store.
     ///
@@ -17,6 +21,28 @@ struct ConformanceHarness: Sendable {
         let schema = Schema(types)
         let configuration = try makeConfiguration(schema, Self.uniqueName(for: check))
         return try ModelContainer(for: schema, configurations: [configuration])
+    }
+
+    /// A new container holding `types` in the store named `name`, read-only when `readOnly` is set.
+    ///
+    /// - Throws: What the configuration factory or the container throws.
+    func container(for types: [any PersistentModel.Type], named name: String, readOnly: Bool) throws -> ModelContainer {
+        let schema = Schema(types)
+        let make = readOnly ? makeReadOnlyConfiguration ?? makeConfiguration : makeConfiguration
+        return try ModelContainer(for: schema, configurations: [try make(schema, name)])
+    }
+
+    /// A store holding `types`, opened directly rather than through a container.
+    ///
+    /// - Throws: What the configuration factory or the store's initialiser throws.
+    func store(for types: any PersistentModel.Type...) throws -> any DataStore {
+        let configuration = try makeConfiguration(Schema(types), Self.uniqueName(for: check))
+        try configuration.validate()
+        return try Self.open(configuration)
+    }
+
+    private static func open<C: DataStoreConfiguration>(_ configuration: C) throws -> any DataStore {
+        try C.Store(configuration, migrationPlan: nil)
     }
 
     /// A new context of `container` that lives as long as the check.

@@ -10,7 +10,12 @@ import Testing
     func conforms(to check: StoreConformance.Check) throws {
         let folder = try TemporaryFolder()
         try withExtendedLifetime(folder) {
-            try StoreConformance.run(check) { schema, name in
+            try StoreConformance.run(
+                check, requests: CoreRequests(),
+                makeReadOnlyConfiguration: { schema, name in
+                    JSONStoreConfiguration(name: name, schema: schema, url: folder.file("\(name).json"), allowsSave: false)
+                }
+            ) { schema, name in
                 JSONStoreConfiguration(name: name, schema: schema, url: folder.file("\(name).json"))
             }
         }

@@ -109,7 +109,7 @@ extension JSONStoreError {
     var file: String {
         switch self {
         case .malformedDocument(let file, _, _), .wrongShape(let file, _, _), .unsupportedFormatVersion(let file, _),
-            .documentChangedOnDisk(let file), .readOnly(let file), .modelNotFound(let file, _),
+            .documentChangedOnDisk(let file),
             .unrepresentableValue(let file, _, _), .operationFailed(let file, _, _):
             file
         case .notAFileURL(let url): url

@@ -7,7 +7,12 @@ import Testing
 @Suite struct MemoryStoreConformanceTests {
     @Test(arguments: StoreConformance.checks)
     func conforms(to check: StoreConformance.Check) throws {
-        try StoreConformance.run(check) { schema, name in MemoryStoreConfiguration(name: name, schema: schema) }
+        try StoreConformance.run(
+            check, requests: CoreRequests(),
+            makeReadOnlyConfiguration: { schema, name in MemoryStoreConfiguration(name: name, schema: schema, allowsSave: false) }
+        ) { schema, name in
+            MemoryStoreConfiguration(name: name, schema: schema)
+        }
     }
 
     @Test func checksHaveDistinctSentenceNames() {

@@ -90,7 +90,7 @@ import Testing
         let stored = try #require(try context.fetch(FetchDescriptor<Note>(predicate: #Predicate { $0.title == "kept" })).first)
         stored.words = 100
         #expect(context.hasChanges)
-        #expect(throws: DataStoreError.unsupportedFeature) { try context.save() }
+        #expect(throws: SwiftDataError.modelValidationFailure) { try context.save() }
 
         let reader = ModelContext(container)
         let notes = try reader.fetch(FetchDescriptor<Note>())

@@ -102,7 +102,7 @@ import Testing
         let readOnly = ModelContext(try container(url, allowsSave: false))
         #expect(try readOnly.fetchCount(FetchDescriptor<DiskTrip>()) == 2)
         readOnly.insert(DiskTrip(name: "New", destination: "X", startDate: today, endDate: today))
-        #expect(throws: SQLiteStoreError.readOnly(path: url.path)) { try readOnly.save() }
+        #expect(throws: DataStoreError.unsupportedFeature) { try readOnly.save() }
         #expect(try Data(contentsOf: url) == before)
     }
 
