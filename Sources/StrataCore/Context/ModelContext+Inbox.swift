@@ -22,6 +22,7 @@ extension ModelContext {
                     guard let model = registered.remove(id), let data = managedAny(model) else { continue }
                     data.isDeleted = true
                     changed.remove(model)
+                    deleted.remove(model)  // already gone: nothing left to delete
                 }
             case .invalidateAll:
                 for model in registered.all {

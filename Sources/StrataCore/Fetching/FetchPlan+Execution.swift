@@ -81,8 +81,12 @@ extension FetchPlan {
         if let identifiers { rows.snapshots = Self.ordered(rows.snapshots, as: identifiers) }
         let resolver = SnapshotResolver(rows: rows, context: context)
         let evaluator = FilterEvaluator(resolve: resolver.snapshot(for:))
-        if case .snapshots(let tree) = filter {
+        switch filter {
+        case .snapshots(let tree),
+            .store(let tree) where rechecksStoreFilter:
             rows.snapshots = try rows.snapshots.filter { try evaluator.matches($0, tree) }
+        default:
+            break
         }
         if case .snapshots(let keys) = sort {
             rows.snapshots = needsModels

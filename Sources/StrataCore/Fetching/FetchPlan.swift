@@ -42,6 +42,9 @@ struct FetchPlan<T: PersistentModel> {
     let mergesPendingChanges: Bool
     /// Identifiers looked up directly, in this order, for the context's own faults.
     let identifiers: [PersistentIdentifier]?
+    /// The filter is the core's own, sent without a predicate: a store written to SwiftData's
+    /// API may ignore it, so the context checks the store's answer against it.
+    let rechecksStoreFilter: Bool
 
     /// Plans an app's fetch.
     init(_ descriptor: FetchDescriptor<T>, store: StoreBox, mergesPendingChanges: Bool) {
@@ -50,6 +53,7 @@ struct FetchPlan<T: PersistentModel> {
         self.store = store
         self.mergesPendingChanges = mergesPendingChanges
         self.identifiers = nil
+        self.rechecksStoreFilter = false
         if let predicate = descriptor.predicate {
             do {
                 filter = .store(try PredicateTranslator.translate(predicate))
@@ -77,6 +81,7 @@ struct FetchPlan<T: PersistentModel> {
         self.store = store
         self.mergesPendingChanges = false
         self.identifiers = identifiers
+        self.rechecksStoreFilter = identifiers == nil
         self.filter = filter.map { .store($0) } ?? .none
         self.sort = .none
     }
