@@ -167,8 +167,9 @@ extension ContextEdgeTests {
         controls.failFetches(false)
         var prefetching = FetchDescriptor<Trip>()
         prefetching.relationshipKeyPathsForPrefetching = [\.bucketList]
-        let trips = try context.fetch(FetchDescriptor<Trip>())
+        let trips = try context.fetch(prefetching)
         #expect(trips.count == 1)
+        #expect(trips.first?.bucketList.count == 2)
     }
 
     /// Owners in a memory store; courses, which have no relationship to them, in a recording store.
