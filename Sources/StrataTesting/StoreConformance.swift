@@ -44,7 +44,7 @@ public enum StoreConformance {
     /// Every check, in a stable order.
     public static var checks: [Check] {
         attributeChecks + relationshipChecks + deleteRuleChecks + uniquenessChecks + predicateChecks
-            + sortChecks + windowChecks + batchDeleteChecks + identityChecks + concurrencyChecks + rollbackChecks
+            + sortChecks + windowChecks + batchDeleteChecks + batchedFetchChecks + identityChecks + concurrencyChecks + rollbackChecks
             + updateChecks
     }
 

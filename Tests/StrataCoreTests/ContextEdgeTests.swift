@@ -235,7 +235,7 @@ extension ContextEdgeTests {
     }
 }
 
-// MARK: Batches
+// MARK: Batches (the conformance suite checks that batches shrink when rows vanish)
 
 extension ContextEdgeTests {
     func insertCourses(_ count: Int, into container: ModelContainer) throws {
@@ -244,35 +244,96 @@ extension ContextEdgeTests {
         try context.save()
     }
 
-    @Test func aBatchedFetchSkipsModelsDeletedBetweenBatches() throws {
-        let container = try ModelContainer(for: Course.self, configurations: MemoryStoreConfiguration(name: "batches"))
-        try insertCourses(10, into: container)
+    @Test func enumerateReleasesEachBatchAfterVisitingIt() throws {
+        let container = try ModelContainer(for: Course.self, configurations: MemoryStoreConfiguration(name: "release"))
+        try insertCourses(9, into: container)
         let context = ModelContext(container)
-        let results = try context.fetch(FetchDescriptor<Course>(sortBy: [SortDescriptor(\.code)]), batchSize: 3)
-        #expect(results.first?.code == "C00")
-
-        let deleter = ModelContext(container)
-        try deleter.delete(model: Course.self, where: #Predicate { $0.code >= "C04" && $0.code != "C08" })
-        try deleter.save()
-
-        var seen: [String] = []
-        for course in results { seen.append(course.code) }
-        #expect(seen == ["C00", "C01", "C02", "C03", "C08"])
+        final class WeakBox { weak var course: Course? }
+        var visited: [WeakBox] = []
+        var liveAtVisit: [Int] = []
+        try context.enumerate(FetchDescriptor<Course>(sortBy: [SortDescriptor(\.code)]), batchSize: 3) { course in
+            liveAtVisit.append(visited.filter { $0.course != nil }.count)
+            let box = WeakBox()
+            box.course = course
+            visited.append(box)
+        }
+        #expect(liveAtVisit == [0, 1, 2, 0, 1, 2, 0, 1, 2])
+        #expect(visited.allSatisfy { $0.course == nil })
     }
 
-    @Test func enumerateSkipsModelsDeletedBetweenBatches() throws {
-        let container = try ModelContainer(for: Course.self, configurations: MemoryStoreConfiguration(name: "enumerate"))
-        try insertCourses(10, into: container)
+    @Test func aBatchedFetchReleasesBatchesItMovedPast() throws {
+        let container = try ModelContainer(for: Course.self, configurations: MemoryStoreConfiguration(name: "batched"))
+        try insertCourses(9, into: container)
         let context = ModelContext(container)
-        var seen: [String] = []
-        try context.enumerate(FetchDescriptor<Course>(sortBy: [SortDescriptor(\.code)]), batchSize: 4) { course in
-            seen.append(course.code)
-            if course.code == "C00" {
-                let deleter = ModelContext(container)
-                try deleter.delete(model: Course.self, where: #Predicate { $0.code == "C05" || $0.code == "C09" })
-                try deleter.save()
-            }
+        let results = try context.fetch(FetchDescriptor<Course>(sortBy: [SortDescriptor(\.code)]), batchSize: 3)
+        final class WeakBox { weak var course: Course? }
+        var boxes: [WeakBox] = []
+        var codes: [String] = []
+        for course in results {
+            let box = WeakBox()
+            box.course = course
+            boxes.append(box)
+            codes.append(course.code)
         }
-        #expect(seen == ["C00", "C01", "C02", "C03", "C04", "C06", "C07", "C08"])
+        #expect(codes.count == 9)
+        #expect(boxes.prefix(6).allSatisfy { $0.course == nil }, "a batch the collection moved past is still alive")
+        let kept = results[0]  // a released batch loads again, as new objects of the same identifiers
+        #expect(kept.code == "C00" && context.model(for: kept.persistentModelID) === kept)
+    }
+}
+
+// MARK: Deletes by predicate
+
+extension ContextEdgeTests {
+    func insertNovels(into container: ModelContainer) throws -> [PersistentIdentifier] {
+        let context = ModelContext(container)
+        let novels = ["Anna Karenina", "Atonement", "Beloved", "Emma", "Austerlitz", "Ulysses"].map { Novel(title: $0) }
+        for novel in novels { context.insert(novel) }
+        try context.save()
+        return novels.filter { $0.title.hasPrefix("A") }.map(\.persistentModelID)
+    }
+
+    @Test func aDeleteByPredicateUsesTheStoresBatchDeleteAndLoadsNoMatch() throws {
+        let controls = StoreControls()
+        let container = try ModelContainer(
+            for: Novel.self,
+            configurations: BatchingRecordingStore.Configuration(recording: RecordingStoreConfiguration(name: "novels", controls: controls)))
+        let matches = try insertNovels(into: container)
+        let context = ModelContext(container)
+        try context.delete(model: Novel.self, where: #Predicate { $0.title.starts(with: "A") })
+        #expect(matches.allSatisfy { (context.registeredModel(for: $0) as Novel?) == nil }, "a match was loaded")
+        let savesBefore = controls.saves.count
+        try context.save()
+        #expect(controls.batchDeletes == 1)
+        #expect(controls.saves.count == savesBefore, "the batch delete also went through a save request")
+        let titles = try ModelContext(container).fetch(FetchDescriptor<Novel>(sortBy: [SortDescriptor(\.title)])).map(\.title)
+        #expect(titles == ["Beloved", "Emma", "Ulysses"])
+    }
+
+    @Test func aStoreWithoutBatchDeletesGetsTheMatchesByIdentifier() throws {
+        let controls = StoreControls()
+        let container = try ModelContainer(for: Novel.self, configurations: RecordingStoreConfiguration(name: "novels", controls: controls))
+        let matches = try insertNovels(into: container)
+        let context = ModelContext(container)
+        try context.delete(model: Novel.self, where: #Predicate { $0.title.starts(with: "A") })
+        #expect(matches.allSatisfy { (context.registeredModel(for: $0) as Novel?) == nil }, "a match was loaded")
+        try context.save()
+        let request = try #require(controls.saves.last)
+        #expect(Set(request.deleted.map(\.persistentIdentifier)) == Set(matches))
+        #expect(request.deleted.allSatisfy { $0.propertyNames.contains("title") }, "a store on SwiftData's API gets whole snapshots")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Novel>()) == 3)
+    }
+
+    @Test func otherContextsForgetModelsADeleteByPredicateRemoved() throws {
+        let container = try ModelContainer(for: Novel.self, configurations: MemoryStoreConfiguration(name: "novels"))
+        let matches = try insertNovels(into: container)
+        let holder = ModelContext(container)
+        let held: Novel? = holder.registeredModel(for: matches[0]) ?? (holder.model(for: matches[0]) as? Novel)
+        #expect(held?.title == "Anna Karenina")
+        let deleter = ModelContext(container)
+        try deleter.delete(model: Novel.self, where: #Predicate { $0.title.starts(with: "A") })
+        try deleter.save()
+        #expect(try holder.fetch(FetchDescriptor<Novel>()).count == 3)
+        #expect((holder.registeredModel(for: matches[0]) as Novel?) == nil)
     }
 }

@@ -8,6 +8,7 @@ final class StoreControls: Sendable {
     struct State {
         var fetches = 0
         var saves: [DataStoreSaveChangesRequest<DefaultSnapshot>] = []
+        var batchDeletes = 0
         var failingSaves = 0
         var failingFetches = false
         var openContexts = 0
@@ -19,6 +20,7 @@ final class StoreControls: Sendable {
     var fetches: Int { state.withLock { $0.fetches } }
     var saves: [DataStoreSaveChangesRequest<DefaultSnapshot>] { state.withLock { $0.saves } }
     var openContexts: Int { state.withLock { $0.openContexts } }
+    var batchDeletes: Int { state.withLock { $0.batchDeletes } }
     var isClosed: Bool { state.withLock { $0.isClosed } }
 
     func failNextSaves(_ count: Int) { state.withLock { $0.failingSaves = count } }
@@ -83,4 +85,43 @@ final class RecordingStore: DataStore, @unchecked Sendable {
 
     func initializeState(for editingState: EditingState) { configuration.controls.state.withLock { $0.openContexts += 1 } }
     func invalidateState(for editingState: EditingState) { configuration.controls.state.withLock { $0.openContexts -= 1 } }
+}
+
+/// A ``RecordingStore`` that also deletes by predicate (``DataStoreBatching``), counting the batches.
+final class BatchingRecordingStore: DataStoreBatching, @unchecked Sendable {
+    struct Configuration: DataStoreConfiguration {
+        typealias Store = BatchingRecordingStore
+        var recording: RecordingStoreConfiguration
+        var name: String { recording.name }
+        var schema: Schema? {
+            get { recording.schema }
+            set { recording.schema = newValue }
+        }
+    }
+
+    let configuration: Configuration
+    let recording: RecordingStore
+    var identifier: String { recording.identifier }
+    var schema: Schema { recording.schema }
+
+    init(_ configuration: Configuration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
+        self.configuration = configuration
+        recording = try RecordingStore(configuration.recording, migrationPlan: migrationPlan)
+    }
+
+    func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        try recording.fetch(request)
+    }
+
+    func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        try recording.save(request)
+    }
+
+    func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
+        configuration.recording.controls.state.withLock { $0.batchDeletes += 1 }
+        try recording.inner.delete(request)
+    }
+
+    func initializeState(for editingState: EditingState) { recording.initializeState(for: editingState) }
+    func invalidateState(for editingState: EditingState) { recording.invalidateState(for: editingState) }
 }

@@ -36,9 +36,17 @@ struct IdentityMap {
     /// - Returns: Whether the model was forgotten.
     @discardableResult
     mutating func evictIfUnreferenced(_ id: PersistentIdentifier) -> Bool {
-        guard var object: AnyObject = models.removeValue(forKey: id) else { return false }
-        if isKnownUniquelyReferenced(&object) { return true }
-        models[id] = (object as! any PersistentModel)  // it was one a moment ago
+        // The map's reference ends with this statement; a model someone else holds survives it.
+        let probe = WeakModel(models.removeValue(forKey: id))
+        guard let survivor = probe.model else { return true }
+        models[id] = survivor
         return false
     }
+}
+
+/// A weak reference to a model.
+private struct WeakModel {
+    weak var object: AnyObject?
+    init(_ model: (any PersistentModel)?) { object = model }
+    var model: (any PersistentModel)? { object as? any PersistentModel }
 }

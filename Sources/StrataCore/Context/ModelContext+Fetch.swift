@@ -70,6 +70,7 @@ extension ModelContext {
 
     func hasPendingChanges(for entityName: String) -> Bool {
         guard hasChanges else { return false }
+        if pendingBatchDeletes.contains(where: { $0.entityName == entityName }) { return true }
         return (inserted.models + changed.models + deleted.models).contains {
             (managedAny($0)?.entityName ?? Schema.entityName(for: type(of: $0))) == entityName
         }
@@ -94,10 +95,11 @@ extension ModelContext {
     /// Adds this context's unsaved inserts and changes of `T` to stored matches, and drops
     /// pending deletes; models with unsaved changes are checked against `predicate` again.
     func mergePendingChanges<T: PersistentModel>(into models: [T], predicate: Predicate<T>?) throws -> [T] {
-        var result = models.filter { managed($0)?.isDeleted != true }
-        let fromStore = Set(result.map { ObjectIdentifier($0) })
+        let entityName = Schema.entityName(for: T.self)
+        var result = try models.filter { try managed($0)?.isDeleted != true && !isBatchDeleted($0, entityName: entityName) }
+        let fromStore = Set(models.map { ObjectIdentifier($0) })
         for case let model as T in changed.models + inserted.models where !fromStore.contains(ObjectIdentifier(model)) {
-            if managed(model)?.isDeleted != true { result.append(model) }
+            if try managed(model)?.isDeleted != true && !isBatchDeleted(model, entityName: entityName) { result.append(model) }
         }
         guard let predicate else { return result }
         return try result.filter { model in

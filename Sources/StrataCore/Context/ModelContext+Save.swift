@@ -7,6 +7,11 @@ extension ModelContext {
     /// longer pending, and a retried ``ModelContext/save()`` sends only what the other stores
     /// did not take, so every change is written exactly once. ``underlyingError`` is what
     /// ``failedStore`` threw.
+    ///
+    /// A delete by predicate (``ModelContext/delete(model:where:includeSubclasses:)``) runs in
+    /// its store right after that store took the rest of the save, in a transaction of its own.
+    /// When it fails, the store can be both in ``committedStores`` (its other changes) and the
+    /// ``failedStore``; the delete stays pending and runs again on the next save.
     public struct PartialSaveError: Error, CustomStringConvertible {
         /// The identifiers of the stores that committed their part, in the order they saved.
         public let committedStores: [String]
@@ -26,7 +31,7 @@ extension ModelContext {
     /// other side, `.deny` refuses. Inserts that collide with a stored model (or with an
     /// earlier insert of this save) on a unique constraint update that model instead.
     /// Each store saves in one transaction of its own; nothing is loaded while the changes
-    /// are captured.
+    /// are captured. Deletes by predicate then run in their stores.
     ///
     /// - Throws: ``SwiftDataError/modelValidationFailure`` when a `.deny` rule refuses a
     ///   delete (nothing changes then), or when a change would overwrite a relationship that
@@ -82,15 +87,17 @@ extension ModelContext {
             let inserted = try part.inserted.map { try capture($0, .all) }
             let updated = try part.updated.map { try capture($0, partial ? .changed : .all) }
             let deleted = try part.deleted.map { try capture($0, partial ? .loaded : .all) }
-            let result: (remapped: [PersistentIdentifier: PersistentIdentifier], reregister: [PersistentIdentifier: DefaultSnapshot])
-            do {
-                result = try part.store.save(editingState: editingState, inserted: inserted, updated: updated, deleted: deleted)
-            } catch {
-                guard !outcome.committedStores.isEmpty else { throw error }
-                throw PartialSaveError(
-                    committedStores: outcome.committedStores, failedStore: part.store.identifier, underlyingError: error)
+            var result: (remapped: [PersistentIdentifier: PersistentIdentifier], reregister: [PersistentIdentifier: DefaultSnapshot]) = ([:], [:])
+            if !part.isEmpty {
+                do {
+                    result = try part.store.save(editingState: editingState, inserted: inserted, updated: updated, deleted: deleted)
+                } catch {
+                    guard !outcome.committedStores.isEmpty else { throw error }
+                    throw PartialSaveError(
+                        committedStores: outcome.committedStores, failedStore: part.store.identifier, underlyingError: error)
+                }
+                outcome.committedStores.append(part.store.identifier)
             }
-            outcome.committedStores.append(part.store.identifier)
             for model in part.inserted { outcome.inserted.append(finishInsert(model, remapped: result.remapped)) }
             for (model, snapshot) in zip(part.updated, updated) {
                 finishUpdate(model)
@@ -102,6 +109,13 @@ extension ModelContext {
                 try refresh(data, from: snapshot, runtime: try runtime(for: id.entityName), partial: true)
             }
             markForwardReferences(in: part.inserted + part.updated)
+            do {
+                outcome.deleted += try runPendingBatchDeletes(in: part.store)
+            } catch {
+                guard !outcome.committedStores.isEmpty else { throw error }
+                throw PartialSaveError(
+                    committedStores: outcome.committedStores, failedStore: part.store.identifier, underlyingError: error)
+            }
         }
     }
 
@@ -202,6 +216,9 @@ struct SavePlan {
         var inserted: [any PersistentModel] = []
         var updated: [any PersistentModel] = []
         var deleted: [any PersistentModel] = []
+
+        /// Whether the part has no inserts, updates or deletes of models (it may still have deletes by predicate).
+        var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
     }
 
     let parts: [Part]
@@ -219,6 +236,10 @@ struct SavePlan {
         for model in context.inserted.models { try add(model, \.inserted) }
         for model in context.changed.models where context.managedAny(model)?.isDeleted != true { try add(model, \.updated) }
         for model in context.deleted.models { try add(model, \.deleted) }
+        for batch in context.pendingBatchDeletes {
+            let store = try context.core.store(for: batch.entityName)
+            if byStore[store.identifier] == nil { byStore[store.identifier] = Part(store: store) }
+        }
         parts = context.core.stores.compactMap { byStore[$0.identifier] }
     }
 }

@@ -67,6 +67,8 @@ public final class ModelContext: Equatable {
     var inserted = ModelSet()
     var changed = ModelSet()
     var deleted = ModelSet()
+    /// Deletes by predicate that run in the store at the next save.
+    var pendingBatchDeletes: [PendingBatchDelete] = []
     /// Snapshots a store returned alongside a fetch, used to resolve faults without a trip.
     var knownSnapshots: [PersistentIdentifier: DefaultSnapshot] = [:]
     /// Set while the context updates the other side of a relationship, so that update does not recurse.
@@ -103,7 +105,7 @@ public final class ModelContext: Equatable {
 
     /// Whether the context has inserts, changes or deletes that are not saved.
     public var hasChanges: Bool {
-        !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty
+        !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty || !pendingBatchDeletes.isEmpty
     }
 
     /// The models inserted since the last save.
@@ -143,17 +145,6 @@ public final class ModelContext: Equatable {
         scheduleAutosave()
     }
 
-    /// Marks every model of a type that matches `predicate` for deletion at the next save.
-    ///
-    /// - Throws: An error of the store or of in-memory evaluation of the predicate.
-    public func delete<T: PersistentModel>(
-        model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true
-    ) throws {
-        var descriptor = FetchDescriptor<T>(predicate: predicate)
-        descriptor.includePendingChanges = true
-        for match in try fetch(descriptor) { delete(match) }
-    }
-
     /// Runs `block`, then saves.
     ///
     /// - Throws: What `block` or ``save()`` throws; on a throw from `block` nothing is saved.
@@ -175,6 +166,7 @@ public final class ModelContext: Equatable {
         inserted = ModelSet()
         changed = ModelSet()
         deleted = ModelSet()
+        pendingBatchDeletes = []
         knownSnapshots = [:]
     }
 

@@ -6,6 +6,7 @@ extension StoreConformance {
     static let batchDeleteChecks: [Check] = [
         Check("batch delete removes exactly the matches", batchDeleteRemovesExactlyTheMatches),
         Check("batch delete applies delete rules", batchDeleteAppliesDeleteRules),
+        Check("delete by predicate removes stored matches at the next save", deleteByPredicateRunsAtTheNextSave),
     ]
 
     static func batchDeleteRemovesExactlyTheMatches(_ harness: ConformanceHarness) throws {
@@ -75,5 +76,50 @@ extension StoreConformance {
         try denied.delete(model: Keeper.self, where: #Predicate { $0.name == "Debtor" })
         #expect(throws: SwiftDataError.modelValidationFailure) { try denied.save() }
         #expect(try harness.context(container).names(Keeper.self) == ["Debtor", "Two"])
+    }
+
+    /// `Entry` has no relationships, so its deletes by predicate run in the store (through
+    /// ``DataStoreBatching`` when the store has it) without loading the matches.
+    static func deleteByPredicateRunsAtTheNextSave(_ harness: ConformanceHarness) throws {
+        let container = try harness.container(for: Entry.self)
+        let writer = harness.context(container)
+        for index in 0..<30 { writer.insert(Entry(writer: index % 3, batch: 0, sequence: index)) }
+        try writer.save()
+
+        let deleter = harness.context(container)
+        let held = try deleter.fetch(FetchDescriptor<Entry>(predicate: #Predicate { $0.sequence == 1 }))
+        let moved = try deleter.fetch(FetchDescriptor<Entry>(predicate: #Predicate { $0.sequence == 2 }))
+        let kept = try deleter.fetch(FetchDescriptor<Entry>(predicate: #Predicate { $0.sequence == 0 }))
+        #expect(held.map(\.writer) == [1] && moved.map(\.writer) == [2] && kept.map(\.writer) == [0])
+        moved.first?.writer = 1  // now matches, on the values the context holds
+        deleter.insert(Entry(writer: 1, batch: 1, sequence: 100))  // a pending insert that matches
+        try deleter.delete(model: Entry.self, where: #Predicate { $0.writer == 1 })
+        #expect(deleter.hasChanges)
+        #expect(try deleter.fetchCount(FetchDescriptor<Entry>(predicate: #Predicate { $0.writer == 1 })) == 0,
+            "before the save, the context's fetches leave out what the delete will remove")
+        #expect(try deleter.fetchCount(FetchDescriptor<Entry>()) == 19)
+        #expect(try harness.context(container).fetchCount(FetchDescriptor<Entry>()) == 30, "the delete ran before the save")
+
+        try deleter.save()
+        #expect(!deleter.hasChanges)
+        #expect(held.first?.isDeleted == true && moved.first?.isDeleted == true && kept.first?.isDeleted == false)
+        let reader = harness.context(container)
+        #expect(try reader.fetchCount(FetchDescriptor<Entry>(predicate: #Predicate { $0.writer == 1 })) == 0)
+        #expect(try reader.fetchCount(FetchDescriptor<Entry>()) == 19)
+        #expect(try reader.fetch(FetchDescriptor<Entry>(predicate: #Predicate { $0.writer == 2 })).map(\.sequence).sorted()
+            == [5, 8, 11, 14, 17, 20, 23, 26, 29])
+
+        // Rolled back, a delete by predicate deletes nothing.
+        let undecided = harness.context(container)
+        try undecided.delete(model: Entry.self)
+        undecided.rollback()
+        try undecided.save()
+        #expect(try harness.context(container).fetchCount(FetchDescriptor<Entry>()) == 19)
+
+        // Without a predicate, every model of the type goes.
+        let everything = harness.context(container)
+        try everything.delete(model: Entry.self)
+        try everything.save()
+        #expect(try harness.context(container).fetchCount(FetchDescriptor<Entry>()) == 0)
     }
 }
