@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreTesting) import StrataCore
 import Synchronization
 
 /// What a check gets to work with: fresh containers on the store under test.
@@ -9,8 +9,8 @@ struct ConformanceHarness: Sendable {
     let makeConfiguration: StoreConformance.MakeConfiguration
     /// The contexts the check made, kept alive until it ends: models refer to their context weakly.
     let contexts: ContextKeeper
-    /// Builds requests for checks that call the store directly; `nil` skips those checks.
-    var requests: (any StoreConformance.StoreRequestFactory)? = nil
+    /// Builds the requests the core sends, for checks that call the store directly.
+    let requests = CoreRequests()
     /// Makes a read-only configuration of the store `makeConfiguration` makes for a name; `nil` skips the read-only check.
     var makeReadOnlyConfiguration: StoreConformance.MakeConfiguration? = nil
 
@@ -104,5 +104,23 @@ final class Counter: Sendable {
             count += 1
             return count
         }
+    }
+}
+
+/// The requests the core sends to a store, built the way the core builds them.
+struct CoreRequests: Sendable {
+    /// A save of these snapshots.
+    func saveRequest(
+        inserted: [DefaultSnapshot], updated: [DefaultSnapshot], deleted: [DefaultSnapshot]
+    ) -> DataStoreSaveChangesRequest<DefaultSnapshot> {
+        DataStoreSaveChangesRequest(editingState: EditingState(), inserted: inserted, updated: updated, deleted: deleted)
+    }
+
+    /// A fetch of every model of `type` with no filter, sort or window, or a lookup of
+    /// `identifiers`: a store that ignored `identifiers` would return every model.
+    func fetchRequest<T: PersistentModel>(_ type: T.Type, identifiers: [PersistentIdentifier]?) -> DataStoreFetchRequest<T> {
+        DataStoreFetchRequest(
+            editingState: EditingState(), descriptor: FetchDescriptor<T>(), filter: .success(nil), sort: .success([]),
+            identifiers: identifiers)
     }
 }

@@ -48,30 +48,6 @@ public enum StoreConformance {
             + updateChecks
     }
 
-    /// Builds the requests the core sends to a store, for the checks that call a store
-    /// directly (lookups by identifier, partial updates, an entity the store does not hold).
-    ///
-    /// The requests' initialisers are internal to StrataCore, so a store's test target
-    /// implements this with `@testable import StrataCore`:
-    /// ```swift
-    /// struct CoreRequests: StoreRequestFactory {
-    ///     func saveRequest(inserted: [DefaultSnapshot], updated: [DefaultSnapshot], deleted: [DefaultSnapshot]) -> DataStoreSaveChangesRequest<DefaultSnapshot> {
-    ///         DataStoreSaveChangesRequest(editingState: EditingState(), inserted: inserted, updated: updated, deleted: deleted)
-    ///     }
-    ///     func fetchRequest<T: PersistentModel>(_ type: T.Type, identifiers: [PersistentIdentifier]?) -> DataStoreFetchRequest<T> {
-    ///         DataStoreFetchRequest(editingState: EditingState(), descriptor: FetchDescriptor<T>(), filter: .success(nil), sort: .success([]), identifiers: identifiers)
-    ///     }
-    /// }
-    /// ```
-    public protocol StoreRequestFactory: Sendable {
-        /// A save of these snapshots.
-        func saveRequest(
-            inserted: [DefaultSnapshot], updated: [DefaultSnapshot], deleted: [DefaultSnapshot]
-        ) -> DataStoreSaveChangesRequest<DefaultSnapshot>
-        /// A fetch of every model of `type` with no filter, sort or window, or a lookup of `identifiers`.
-        func fetchRequest<T: PersistentModel>(_ type: T.Type, identifiers: [PersistentIdentifier]?) -> DataStoreFetchRequest<T>
-    }
-
     /// Runs one check against the store `makeConfiguration` opens, recording failures as Swift Testing issues.
     ///
     /// Checks that call the store directly run only when `requests` is given, and the
@@ -81,12 +57,12 @@ public enum StoreConformance {
     /// - Throws: What `makeConfiguration`, opening the container or an operation the check
     ///   needs to go on throws; unmet expectations are recorded as issues, not thrown.
     public static func run(
-        _ check: Check, requests: (any StoreRequestFactory)? = nil, makeReadOnlyConfiguration: MakeConfiguration? = nil,
+        _ check: Check, makeReadOnlyConfiguration: MakeConfiguration? = nil,
         makeConfiguration: MakeConfiguration
     ) throws {
         try withoutActuallyEscaping(makeConfiguration) { makeConfiguration in
             let harness = ConformanceHarness(
-                check: check.name, makeConfiguration: makeConfiguration, contexts: ContextKeeper(), requests: requests,
+                check: check.name, makeConfiguration: makeConfiguration, contexts: ContextKeeper(),
                 makeReadOnlyConfiguration: makeReadOnlyConfiguration)
             try check.body(harness)
         }

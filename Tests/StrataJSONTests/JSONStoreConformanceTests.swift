@@ -11,7 +11,7 @@ import Testing
         let folder = try TemporaryFolder()
         try withExtendedLifetime(folder) {
             try StoreConformance.run(
-                check, requests: CoreRequests(),
+                check,
                 makeReadOnlyConfiguration: { schema, name in
                     JSONStoreConfiguration(name: name, schema: schema, url: folder.file("\(name).json"), allowsSave: false)
                 }

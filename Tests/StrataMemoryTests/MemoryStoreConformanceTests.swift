@@ -8,7 +8,7 @@ import Testing
     @Test(arguments: StoreConformance.checks)
     func conforms(to check: StoreConformance.Check) throws {
         try StoreConformance.run(
-            check, requests: CoreRequests(),
+            check,
             makeReadOnlyConfiguration: { schema, name in MemoryStoreConfiguration(name: name, schema: schema, allowsSave: false) }
         ) { schema, name in
             MemoryStoreConfiguration(name: name, schema: schema)

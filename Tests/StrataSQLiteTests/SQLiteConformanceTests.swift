@@ -10,7 +10,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-conformance-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         try StoreConformance.run(
-            check, requests: CoreRequests(),
+            check,
             makeReadOnlyConfiguration: { schema, name in
                 ModelConfiguration(name, schema: schema, url: directory.appendingPathComponent("\(name).store"), allowsSave: false)
             }
@@ -22,7 +22,7 @@ import Testing
     @Test(arguments: StoreConformance.checks)
     func conformsInMemory(to check: StoreConformance.Check) throws {
         // No read-only check: an in-memory database starts empty, so there is nothing to open read-only.
-        try StoreConformance.run(check, requests: CoreRequests()) { schema, name in
+        try StoreConformance.run(check) { schema, name in
             ModelConfiguration(name, schema: schema, isStoredInMemoryOnly: true)
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Strata
-@testable import StrataCore
+@_spi(StoreTesting) @testable import StrataCore
 import Testing
 
 @testable import StrataSQLite
@@ -8,6 +8,12 @@ import Testing
 /// What is SQLiteStore's own about partial updates: the UPDATE text, and external files.
 @Suite struct SQLitePartialUpdateTests {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-partial-\(UUID()).store")
+
+    func lookup<T: PersistentModel>(_ type: T.Type, _ identifiers: [PersistentIdentifier]) -> DataStoreFetchRequest<T> {
+        DataStoreFetchRequest(
+            editingState: EditingState(), descriptor: FetchDescriptor<T>(), filter: .success(nil), sort: .success([]),
+            identifiers: identifiers)
+    }
 
     func openStore() throws -> SQLiteStore {
         try SQLiteStore(ModelConfiguration("partial", schema: Schema([Sample.self]), url: url), migrationPlan: nil)
@@ -18,13 +24,13 @@ import Testing
         sample.photo = photo
         var related: [PersistentIdentifier: any BackingData] = [:]
         let snapshot = DefaultSnapshot(from: sample.persistentBackingData, relatedBackingDatas: &related)
-        let result = try store.save(CoreRequests().saveRequest(inserted: [snapshot], updated: [], deleted: []))
+        let result = try store.save(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: [snapshot], updated: [], deleted: []))
         return try #require(result.remappedIdentifiers[snapshot.persistentIdentifier])
     }
 
     func update(_ store: SQLiteStore, _ id: PersistentIdentifier, _ values: [String: PersistentValue]) throws {
         let change = DefaultSnapshot(persistentIdentifier: id, values: values)
-        _ = try store.save(CoreRequests().saveRequest(inserted: [], updated: [change], deleted: []))
+        _ = try store.save(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: [], updated: [change], deleted: []))
     }
 
     func externalFiles() throws -> [String] {
@@ -53,7 +59,7 @@ import Testing
 
         try update(store, id, ["flag": .bool(false)])
         #expect(try externalFiles() == files, "an update that did not list the data column touched its file")
-        let request = CoreRequests().fetchRequest(Sample.self, identifiers: [id])
+        let request = lookup(Sample.self, [id])
         let stored = try #require(try store.fetch(request).fetchedSnapshots.first)
         #expect(stored["photo"] == .data(photo))
         #expect(stored["flag"] == .bool(false))
@@ -77,7 +83,7 @@ import Testing
             try PersistentIdentifier.identifier(for: storeIdentifier, entityName: "Sample", primaryKey: Int64(10_000 + $0))
         }
         let asked = [ids[2]] + absent + [ids[0], ids[2], ids[1]]
-        let request = CoreRequests().fetchRequest(Sample.self, identifiers: asked)
+        let request = lookup(Sample.self, asked)
         #expect(try store.fetch(request).fetchedSnapshots.map(\.persistentIdentifier) == [ids[2], ids[0], ids[1]])
         #expect(try store.fetchIdentifiers(request) == [ids[2], ids[0], ids[1]])
         #expect(try store.fetchCount(request) == 3)

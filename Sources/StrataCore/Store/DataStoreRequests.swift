@@ -20,7 +20,10 @@ public struct DataStoreFetchRequest<T: PersistentModel>: @unchecked Sendable {
     let translatedFilter: Result<FilterExpression?, SwiftDataError>
     let translatedSort: Result<[FilterSortKey], SwiftDataError>
 
-    init(
+    /// Creates the request the core sends; for test suites that call a store directly
+    /// (`@_spi(StoreTesting) import StrataCore`), such as StrataTesting's conformance checks.
+    @_spi(StoreTesting)
+    public init(
         editingState: EditingState, descriptor: FetchDescriptor<T>,
         filter: Result<FilterExpression?, SwiftDataError>, sort: Result<[FilterSortKey], SwiftDataError>,
         identifiers: [PersistentIdentifier]? = nil
@@ -97,7 +100,10 @@ public struct DataStoreSaveChangesRequest<SnapshotType: DataStoreSnapshot>: Send
     /// Deleted models, with their last values.
     public let deleted: [SnapshotType]
 
-    init(editingState: EditingState, inserted: [SnapshotType], updated: [SnapshotType], deleted: [SnapshotType]) {
+    /// Creates the request the core sends; for test suites that call a store directly
+    /// (`@_spi(StoreTesting) import StrataCore`), such as StrataTesting's conformance checks.
+    @_spi(StoreTesting)
+    public init(editingState: EditingState, inserted: [SnapshotType], updated: [SnapshotType], deleted: [SnapshotType]) {
         self.editingState = editingState
         self.inserted = inserted
         self.updated = updated

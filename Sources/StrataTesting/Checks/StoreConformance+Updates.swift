@@ -88,7 +88,7 @@ extension StoreConformance {
     // MARK: Requests made directly
 
     static func fetchOfForeignEntityIsRefused(_ harness: ConformanceHarness) throws {
-        guard let requests = harness.requests else { return }
+        let requests = harness.requests
         let store = try harness.store(for: Entry.self)
         func refuses<S: DataStore>(_ store: S) {
             let request = requests.fetchRequest(Ranked.self, identifiers: nil)
@@ -102,7 +102,8 @@ extension StoreConformance {
     }
 
     static func lookupByIdentifierKeepsOrder(_ harness: ConformanceHarness) throws {
-        guard let requests = harness.requests, let store = harness.defaultSnapshotStore(try harness.store(for: Entry.self)) else { return }
+        let requests = harness.requests
+        guard let store = harness.defaultSnapshotStore(try harness.store(for: Entry.self)) else { return }
         let entries = (1...3).map { Entry(writer: 1, batch: 1, sequence: $0) }
         let remapped = try store.save(requests.saveRequest(inserted: entries.map(newSnapshot), updated: [], deleted: []))
         let ids = try entries.map { try #require(remapped[$0.persistentModelID]) }
@@ -120,7 +121,8 @@ extension StoreConformance {
     }
 
     static func partialUpdateWritesListedProperties(_ harness: ConformanceHarness) throws {
-        guard let requests = harness.requests, let store = harness.partialUpdatingStore(try harness.store(for: Author.self)) else { return }
+        let requests = harness.requests
+        guard let store = harness.partialUpdatingStore(try harness.store(for: Author.self)) else { return }
         let ada = Author(name: "Ada")
         let grace = Author(name: "Grace")
         let notes = Book(name: "Notes")
@@ -168,7 +170,8 @@ extension StoreConformance {
     }
 
     static func partialUpdateOfMissingModelFails(_ harness: ConformanceHarness) throws {
-        guard let requests = harness.requests, let store = harness.partialUpdatingStore(try harness.store(for: Entry.self)) else { return }
+        let requests = harness.requests
+        guard let store = harness.partialUpdatingStore(try harness.store(for: Entry.self)) else { return }
         let entry = Entry(writer: 1, batch: 1, sequence: 1)
         let remapped = try store.save(requests.saveRequest(inserted: [newSnapshot(entry)], updated: [], deleted: []))
         let id = try #require(remapped[entry.persistentModelID])
