@@ -70,7 +70,7 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]
         ),
-        .testTarget(name: "StrataCoreTests", dependencies: ["Strata", "StrataMemory"]),
+        .testTarget(name: "StrataCoreTests", dependencies: ["Strata", "StrataMemory", "StrataJSON"]),
         .testTarget(name: "StrataMemoryTests", dependencies: ["StrataMemory", "StrataTesting"]),
         .testTarget(name: "StrataSQLiteTests", dependencies: ["Strata", "StrataSQLite", "StrataTesting"]),
         .testTarget(name: "StrataJSONTests", dependencies: ["StrataJSON", "StrataTesting", "StrataSQLite"]),

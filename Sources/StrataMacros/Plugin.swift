@@ -12,5 +12,6 @@ struct StrataMacrosPlugin: CompilerPlugin {
         TransientMacro.self,
         UniqueMacro.self,
         IndexMacro.self,
+        ModelActorMacro.self,
     ]
 }

@@ -14,6 +14,8 @@ enum StrataDiagnostic: DiagnosticMessage {
     case duplicateAnnotation(macro: String)
     case annotationOutsideClass(macro: String)
     case inverseOnBothSides(name: String, other: String)
+    case modelActorRequiresActor(kind: String)
+    case modelActorMemberDeclared(name: String)
 
     var message: String {
         switch self {
@@ -48,6 +50,12 @@ enum StrataDiagnostic: DiagnosticMessage {
             "'#\(macro)' can only be used directly inside the body of a '@Model' class; move it into the class"
         case .inverseOnBothSides(let name, let other):
             "'inverse:' must be named on one side of a relationship only, but '\(name)' and '\(other)' name each other; remove 'inverse:' from '\(name)'"
+        case .modelActorRequiresActor(let kind):
+            kind == "class" || kind == "struct" || kind == "enum"
+                ? "'@ModelActor' can only be applied to an actor; declare this \(kind) as an actor"
+                : "'@ModelActor' can only be applied to an actor declaration, not to this \(kind)"
+        case .modelActorMemberDeclared(let name):
+            "'@ModelActor' generates '\(name)', so the actor cannot declare it too; remove this declaration"
         }
     }
 
@@ -65,6 +73,8 @@ enum StrataDiagnostic: DiagnosticMessage {
         case .duplicateAnnotation: "duplicateAnnotation"
         case .annotationOutsideClass: "annotationOutsideClass"
         case .inverseOnBothSides: "inverseOnBothSides"
+        case .modelActorRequiresActor: "modelActorRequiresActor"
+        case .modelActorMemberDeclared: "modelActorMemberDeclared"
         }
         return MessageID(domain: "StrataMacros", id: id)
     }
@@ -80,6 +90,8 @@ enum StrataFixIt: FixItMessage {
     case addNilDefaultValue
     case removeLazy
     case removeInverse
+    case replaceKeyword(String, with: String)
+    case removeDeclaration(name: String)
 
     var message: String {
         switch self {
@@ -89,6 +101,8 @@ enum StrataFixIt: FixItMessage {
         case .addNilDefaultValue: "Add '= nil'"
         case .removeLazy: "Remove 'lazy'"
         case .removeInverse: "Remove 'inverse:'"
+        case .replaceKeyword(let keyword, let replacement): "Replace '\(keyword)' with '\(replacement)'"
+        case .removeDeclaration(let name): "Remove this declaration of '\(name)'"
         }
     }
 
@@ -100,6 +114,8 @@ enum StrataFixIt: FixItMessage {
         case .addNilDefaultValue: "addNilDefaultValue"
         case .removeLazy: "removeLazy"
         case .removeInverse: "removeInverse"
+        case .replaceKeyword: "replaceKeyword"
+        case .removeDeclaration: "removeDeclaration"
         }
         return MessageID(domain: "StrataMacros", id: id)
     }
