@@ -1,7 +1,11 @@
 # The two commands of the README. Both install missing system packages first.
 SWIFT ?= swift
 
-.PHONY: demo test system-packages
+# What runs a second time under ThreadSanitizer: the model actors and every store's
+# conformance suite (its concurrent-save checks included).
+TSAN_FILTER ?= ModelActorConcurrencyTests|ConformanceTests|ValueTransformerTests
+
+.PHONY: demo test test-tsan system-packages
 
 system-packages:
 	@./scripts/ensure-system-packages.sh
@@ -10,6 +14,11 @@ system-packages:
 demo: system-packages
 	$(SWIFT) run SampleTrips
 
-## Build and run the whole test suite.
+## Build and run the whole test suite, then the concurrent tests under ThreadSanitizer.
 test: system-packages
 	$(SWIFT) test
+	$(MAKE) test-tsan
+
+## The concurrent tests under ThreadSanitizer, in a build folder of their own; any report fails.
+test-tsan: system-packages
+	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'

@@ -140,16 +140,22 @@ extension FetchPlan {
 /// Finds the snapshots of related models while a filter tree or sort runs in memory: those
 /// the store sent along, those the context knows, then the store's, looked up by identifier.
 final class SnapshotResolver {
-    private let rows: [PersistentIdentifier: DefaultSnapshot]
+    private let fetched: [DefaultSnapshot]
+    /// The fetched rows by identifier, indexed at the first lookup that needs them: most
+    /// filters never follow a relationship, and a fetch should not pay for an index it skips.
+    private lazy var rows: [PersistentIdentifier: DefaultSnapshot] = {
+        var byID: [PersistentIdentifier: DefaultSnapshot] = [:]
+        byID.reserveCapacity(fetched.count)
+        for snapshot in fetched { byID[snapshot.persistentIdentifier] = snapshot }
+        return byID
+    }()
     private let related: [PersistentIdentifier: DefaultSnapshot]
     private unowned let context: ModelContext
     private var looked: [PersistentIdentifier: DefaultSnapshot?] = [:]
     private var firstError: (any Error)?
 
     init(rows: FetchedRows, context: ModelContext) {
-        var byID: [PersistentIdentifier: DefaultSnapshot] = [:]
-        for snapshot in rows.snapshots { byID[snapshot.persistentIdentifier] = snapshot }
-        self.rows = byID
+        self.fetched = rows.snapshots
         self.related = rows.related
         self.context = context
     }
