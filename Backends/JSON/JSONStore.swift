@@ -32,9 +32,9 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
     }
 
     /// The current contents; readers copy them out and work without the lock.
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Held for a whole save, so saves apply one after another to the newest contents.
-    private let saving = Mutex(())
+    private let saving = Locked(())
 
     /// Opens the document at the configuration's URL, or an empty store when there is no file yet.
     ///
@@ -62,7 +62,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
             initial = State(contents: contents, identity: nil)
         }
         self.identifier = initial.contents.storeIdentifier
-        self.state = Mutex(initial)
+        self.state = Locked(initial)
     }
 
     // MARK: Fetching

@@ -26,7 +26,7 @@ public final class MemoryStore: DataStore, DataStoreBatching, DataStoreExplainin
         var nextKey: Int64 = 1
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Opens an empty store.
     ///

@@ -1,4 +1,4 @@
-import Synchronization
+import StrataCore
 
 /// The text of every statement that writes rows: INSERT, UPDATE and DELETE per entity
 /// table, join-table rows, erasing and the metadata table.
@@ -38,7 +38,7 @@ final class SQLiteWriteStatements: Sendable {
 
     private let tables: [String: Table]
     private let joinSides: [String: JoinSide]
-    private let updates = Mutex<[UpdateShape: String]>([:])
+    private let updates = Locked<[UpdateShape: String]>([:])
 
     /// Builds the statements of every table of `mapping`.
     init(mapping: SQLiteSchemaMapping) {

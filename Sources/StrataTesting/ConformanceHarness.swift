@@ -1,6 +1,5 @@
 import Foundation
 @_spi(StoreTesting) import StrataCore
-import Synchronization
 
 /// What a check gets to work with: fresh containers on the store under test.
 struct ConformanceHarness: Sendable {
@@ -78,21 +77,6 @@ final class ContextKeeper: @unchecked Sendable {
     private var contexts: [ModelContext] = []
 
     func keep(_ context: ModelContext) { contexts.append(context) }
-}
-
-/// A value shared between threads, guarded by a lock.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-
-    init(_ value: Value) { mutex = Mutex(value) }
-
-    /// The current value.
-    var value: Value { mutex.withLock { $0 } }
-
-    /// Runs `body` with exclusive access to the value.
-    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
-        mutex.withLock { body(&$0) }
-    }
 }
 
 /// A thread-safe increasing number.

@@ -117,7 +117,7 @@ final class SerializingModelExecutor: SerialExecutor, @unchecked Sendable {
 
     /// One adaptor per executor for the life of the process, since the runtime holds
     /// executors unowned.
-    private static let adaptors = Mutex<[ObjectIdentifier: SerializingModelExecutor]>([:])
+    private static let adaptors = Locked<[ObjectIdentifier: SerializingModelExecutor]>([:])
 
     static func wrapping(_ base: any ModelExecutor) -> SerializingModelExecutor {
         adaptors.withLock { adaptors in

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What a container's contexts need from it: the opened stores, which store holds each
 /// entity, the entities' run-time descriptions, and the live contexts to notify.
@@ -13,7 +12,7 @@ final class ContainerCore: @unchecked Sendable {  // immutable after init but fo
     let stores: [StoreBox]
     private let storesByEntity: [String: StoreBox]
     private let runtimes: [String: EntityRuntime]
-    private let contexts = Mutex<[WeakContext]>([])
+    private let contexts = Locked<[WeakContext]>([])
 
     init(
         schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration],

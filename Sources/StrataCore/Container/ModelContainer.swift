@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The stores of an app's models: a schema, the configurations that place its entities,
 /// and the opened stores behind them.
@@ -20,7 +19,7 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
 
     /// The stores, routing and live contexts; shared with every context of the container.
     let core: ContainerCore
-    private let mainContextStorage = Mutex<UncheckedContext?>(nil)
+    private let mainContextStorage = Locked<UncheckedContext?>(nil)
 
     /// Opens a container for a schema, placing its entities in the configurations' stores.
     ///

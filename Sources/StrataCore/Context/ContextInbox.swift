@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Changes other contexts saved, waiting to be applied by the context that owns this inbox.
 ///
@@ -13,7 +12,7 @@ final class ContextInbox: Sendable {
         case invalidateAll
     }
 
-    private let changes = Mutex<[Change]>([])
+    private let changes = Locked<[Change]>([])
 
     func post(_ change: Change) {
         changes.withLock { $0.append(change) }

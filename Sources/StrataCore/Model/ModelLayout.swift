@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Per-model-type facts derived once from `schemaMetadata`: the entity name and which
 /// slot each key path and property name maps to.
@@ -36,7 +35,7 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
         collectionTypes = collections
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: ModelLayout]>([:])
+    private static let cache = Locked<[ObjectIdentifier: ModelLayout]>([:])
 
     /// The layout of `modelType`, computed on first use.
     static func of(_ modelType: any PersistentModel.Type) -> ModelLayout {

@@ -5,7 +5,6 @@ import Foundation
 // names one. This file declares the same class, with Foundation's API, wherever Darwin's
 // Foundation is absent.
 #if !canImport(Darwin)
-import Synchronization
 
 /// The name under which a ``ValueTransformer`` is registered.
 ///
@@ -89,7 +88,7 @@ open class ValueTransformer: NSObject, @unchecked Sendable {
 }
 
 /// The registered transformers by name, shared by all threads.
-private let valueTransformerRegistry = Mutex<[NSValueTransformerName: ValueTransformer]>([:])
+private let valueTransformerRegistry = Locked<[NSValueTransformerName: ValueTransformer]>([:])
 
 /// Gives ``ValueTransformer`` Foundation's `init?(forName:)`, which returns the registered instance.
 ///
