@@ -34,7 +34,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
     /// The current contents; readers copy them out and work without the lock.
     private let state: Locked<State>
     /// Held for a whole save, so saves apply one after another to the newest contents.
-    private let saving = Locked(())
+    private let saving = NSLock()
 
     /// Opens the document at the configuration's URL, or an empty store when there is no file yet.
     ///
@@ -129,7 +129,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
             return DataStoreSaveChangesResult(for: identifier)
         }
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
-        return try saving.withLock { _ in
+        return try saving.withLock {
             var next = state.withLock { $0 }
             let remapped = try apply(request, to: &next.contents)
             try write(&next)
@@ -209,7 +209,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
         let filter = try request.filter
         let entityName = Schema.entityName(for: T.self)
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
-        try saving.withLock { _ in
+        try saving.withLock {
             var next = state.withLock { $0 }
             guard let table = next.contents.tables[entityName] else { throw unknownEntity(entityName) }
             let contents = next.contents
@@ -256,7 +256,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
     ///   or a file-system failure.
     public func erase() throws {
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
-        try saving.withLock { _ in
+        try saving.withLock {
             try file.remove()
             state.withLock { state in
                 var contents = JSONStoreContents(storeIdentifier: identifier)
