@@ -186,7 +186,7 @@ extension SQLiteStore {
     func chunks(of keys: [Int64], on connection: SQLiteConnection) -> [ArraySlice<Int64>] {
         var size = SQLiteQueryCompiler.lookupChunkSize
         while size > 1 && size > connection.variableLimit { size /= 2 }
-        return stride(from: 0, to: keys.count, by: size).map { keys[$0..<min($0 + size, keys.count)] }
+        return keys.chunks(of: size)
     }
 }
 

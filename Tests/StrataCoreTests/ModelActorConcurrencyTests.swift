@@ -65,6 +65,37 @@ final class CountingExecutor: SerialModelExecutor, @unchecked Sendable {
     func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
 }
 
+/// An executor that is not serial: jobs it is given would run at once on a concurrent queue.
+final class ConcurrentExecutor: ModelExecutor, @unchecked Sendable {
+    let modelContext: ModelContext
+    init(modelContext: ModelContext) { self.modelContext = modelContext }
+
+    /// Strata never calls this for an actor: it runs the actor through a serial adaptor.
+    func enqueue(_ job: consuming ExecutorJob) {
+        Issue.record("a job was enqueued on an executor that is not serial")
+        let job = UnownedJob(job)
+        DispatchQueue.global().async { job.runSynchronously(on: MainActor.sharedUnownedExecutor) }
+    }
+}
+
+/// A model actor on an executor that is not serial; it must still run one job at a time.
+actor ActorOnConcurrentExecutor: ModelActor {
+    nonisolated let modelContainer: ModelContainer
+    nonisolated let modelExecutor: any ModelExecutor
+
+    init(modelContainer: ModelContainer) {
+        self.modelContainer = modelContainer
+        self.modelExecutor = ConcurrentExecutor(modelContext: ModelContext(modelContainer))
+    }
+
+    func insert(_ name: String) {
+        let start = Date(timeIntervalSince1970: 0)
+        modelContext.insert(Trip(name: name, destination: "", startDate: start, endDate: start))
+    }
+
+    func save() throws { try modelContext.save() }
+}
+
 /// A model actor written by hand, on an executor of its own.
 actor CountedActor: ModelActor {
     nonisolated let modelContainer: ModelContainer
@@ -150,5 +181,15 @@ actor CountedActor: ModelActor {
         try await actor.insert("Lima")
         #expect(actor.counter.jobs.load(ordering: .relaxed) >= 2)
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 2)
+    }
+
+    @Test func anActorOnAnExecutorThatIsNotSerialStillRunsOneJobAtATime() async throws {
+        let container = try ModelContainer(for: Trip.self, configurations: MemoryStoreConfiguration(name: "not-serial"))
+        let actor = ActorOnConcurrentExecutor(modelContainer: container)
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<200 { group.addTask { await actor.insert("trip \(index)") } }
+        }
+        try await actor.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 200)
     }
 }

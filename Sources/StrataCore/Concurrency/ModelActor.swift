@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// An executor that runs the work of a ``ModelActor`` with its ``modelContext``.
 ///
@@ -108,31 +107,19 @@ extension ModelActor {
     }
 }
 
-/// Runs the jobs of a ``ModelExecutor`` that is not serial one at a time, so an actor can use it.
-final class SerializingModelExecutor: SerialExecutor, @unchecked Sendable {
-    private let base: any ModelExecutor
-    private let queue = DispatchQueue(label: "Strata.SerializingModelExecutor")
+/// The serial executors that run actors whose ``ModelExecutor`` is not serial: one per
+/// such executor for the life of the process, since the runtime holds executors unowned.
+enum SerializingModelExecutor {
+    /// Each adaptor with the executor it stands for, kept so its identifier is never reused.
+    private static let adaptors = Locked<[ObjectIdentifier: (base: any ModelExecutor, serial: DefaultSerialModelExecutor)]>([:])
 
-    private init(base: any ModelExecutor) { self.base = base }
-
-    /// One adaptor per executor for the life of the process, since the runtime holds
-    /// executors unowned.
-    private static let adaptors = Locked<[ObjectIdentifier: SerializingModelExecutor]>([:])
-
-    static func wrapping(_ base: any ModelExecutor) -> SerializingModelExecutor {
+    /// The serial executor that stands for `base`.
+    static func wrapping(_ base: any ModelExecutor) -> DefaultSerialModelExecutor {
         adaptors.withLock { adaptors in
-            if let adaptor = adaptors[ObjectIdentifier(base)] { return adaptor }
-            let adaptor = SerializingModelExecutor(base: base)
-            adaptors[ObjectIdentifier(base)] = adaptor
-            return adaptor
+            if let adaptor = adaptors[ObjectIdentifier(base)] { return adaptor.serial }
+            let serial = DefaultSerialModelExecutor(modelContext: base.modelContext)
+            adaptors[ObjectIdentifier(base)] = (base, serial)
+            return serial
         }
     }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedSerialExecutor()
-        queue.async { job.runSynchronously(on: executor) }
-    }
-
-    func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
 }

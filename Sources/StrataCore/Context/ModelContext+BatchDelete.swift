@@ -76,18 +76,17 @@ extension ModelContext {
             }
         }
         let partial = store.store is any DataStorePartialUpdating
-        for start in stride(from: 0, to: identifiers.count, by: Self.batchDeleteChunk) {
-            let chunk = Array(identifiers[start..<min(start + Self.batchDeleteChunk, identifiers.count)])
+        for chunk in identifiers.chunks(of: Self.batchDeleteChunk) {
             let snapshots = partial
                 ? chunk.map { DefaultSnapshot(persistentIdentifier: $0, propertyNames: [], values: []) }
-                : try lookupSnapshots(chunk)
+                : try lookupSnapshots(Array(chunk))
             _ = try store.save(editingState: editingState, inserted: [], updated: [], deleted: snapshots)
         }
         return identifiers
     }
 
     /// How many models a store without batch deletes is asked to delete per save request.
-    static var batchDeleteChunk: Int { 5000 }
+    static let batchDeleteChunk = 5000
 
     /// Runs the pending batch deletes of `store`'s entities after the store took the rest of
     /// the save, and forgets the deleted models this context registered.
@@ -98,15 +97,9 @@ extension ModelContext {
         while let index = pendingBatchDeletes.firstIndex(where: { store.entityNames.contains($0.entityName) }) {
             let ids = try pendingBatchDeletes[index].run(self, store)
             pendingBatchDeletes.remove(at: index)
+            // The store took this save's inserts before the batch ran, so none of these is pending as an insert.
             for id in ids {
-                guard let model = registered.remove(id) else { continue }
-                inserted.remove(model)
-                changed.remove(model)
-                deleted.remove(model)
-                guard let data = managedAny(model) else { continue }
-                data.markSaved()
-                data.release()
-                data.isDeleted = true
+                if let model = registered[id] { finishDelete(model) }
             }
             deletedIDs += ids
         }

@@ -191,9 +191,8 @@ extension ModelContext {
         var stored = fetch
         stored.includePendingChanges = false
         let identifiers = try fetchIdentifiers(stored)
-        let size = max(batchSize, 1)
-        for start in stride(from: 0, to: identifiers.count, by: size) {
-            let wanted = Array(identifiers[start..<min(start + size, identifiers.count)])
+        for chunk in identifiers.chunks(of: max(batchSize, 1)) {
+            let wanted = Array(chunk)
             var batch = try existingModels(for: wanted).compactMap { $0 as? T }
             for model in batch { try block(model) }
             batch = []

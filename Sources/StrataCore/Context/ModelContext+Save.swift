@@ -69,6 +69,13 @@ extension ModelContext {
         var updated: [DefaultSnapshot] = []
         var deleted: [PersistentIdentifier] = []
         var committedStores: [String] = []
+
+        /// What a save throws when `store` fails with `error`: the error itself while no
+        /// store has committed, else a ``PartialSaveError`` naming those that did.
+        func failure(of store: StoreBox, _ error: any Error) -> any Error {
+            guard !committedStores.isEmpty else { return error }
+            return PartialSaveError(committedStores: committedStores, failedStore: store.identifier, underlyingError: error)
+        }
     }
 
     /// Sends each store its part of the pending changes, in the container's store order,
@@ -92,9 +99,7 @@ extension ModelContext {
                 do {
                     result = try part.store.save(editingState: editingState, inserted: inserted, updated: updated, deleted: deleted)
                 } catch {
-                    guard !outcome.committedStores.isEmpty else { throw error }
-                    throw PartialSaveError(
-                        committedStores: outcome.committedStores, failedStore: part.store.identifier, underlyingError: error)
+                    throw outcome.failure(of: part.store, error)
                 }
                 outcome.committedStores.append(part.store.identifier)
             }
@@ -112,9 +117,7 @@ extension ModelContext {
             do {
                 outcome.deleted += try runPendingBatchDeletes(in: part.store)
             } catch {
-                guard !outcome.committedStores.isEmpty else { throw error }
-                throw PartialSaveError(
-                    committedStores: outcome.committedStores, failedStore: part.store.identifier, underlyingError: error)
+                throw outcome.failure(of: part.store, error)
             }
         }
     }
@@ -167,7 +170,10 @@ extension ModelContext {
         managedAny(model)?.markSaved()
     }
 
-    private func finishDelete(_ model: any PersistentModel) -> PersistentIdentifier {
+    /// Forgets a model its store deleted: it leaves the identity map and the change sets,
+    /// lets go of its related models, and reads as deleted.
+    @discardableResult
+    func finishDelete(_ model: any PersistentModel) -> PersistentIdentifier {
         deleted.remove(model)
         changed.remove(model)
         let id = model.persistentModelID
