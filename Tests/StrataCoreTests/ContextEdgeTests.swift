@@ -337,3 +337,97 @@ extension ContextEdgeTests {
         #expect((holder.registeredModel(for: matches[0]) as Novel?) == nil)
     }
 }
+
+// MARK: Deletes by predicate whose delete rules reach other models
+
+extension ContextEdgeTests {
+    /// Three owners whose names start with "A" and one that does not, each with a pet that
+    /// has a toy, a car, and a favourite book.
+    func insertOwners(into container: ModelContainer) throws {
+        let context = ModelContext(container)
+        for name in ["Ada", "Alan", "Anita", "Grace"] {
+            let owner = Owner(name: name)
+            let pet = Pet(name: "\(name)'s cat")
+            pet.toys = [Toy(label: "\(name)'s ball")]
+            owner.pets = [pet]
+            owner.car = Car(plate: "\(name)-1")
+            owner.favouriteBook = Novel(title: "\(name)'s book")
+            context.insert(owner)
+        }
+        try context.save()
+    }
+
+    func ownerContainer(_ configuration: any DataStoreConfiguration) throws -> ModelContainer {
+        try ModelContainer(for: Owner.self, Pet.self, Toy.self, Debt.self, Car.self, Novel.self, configurations: configuration)
+    }
+
+    @Test(arguments: ["memory", "recording"])
+    func aDeleteByPredicateAppliesDeleteRulesOnStoredValues(store: String) throws {
+        let container = try ownerContainer(
+            store == "memory"
+                ? MemoryStoreConfiguration(name: "owners") as any DataStoreConfiguration
+                : RecordingStoreConfiguration(name: "owners", controls: StoreControls()))
+        try insertOwners(into: container)
+        let holder = ModelContext(container)
+        let heldCar = try #require(try holder.fetch(FetchDescriptor<Car>(predicate: #Predicate { $0.plate == "Ada-1" })).first)
+        #expect(heldCar.driver?.name == "Ada")
+
+        let context = ModelContext(container)
+        let ownCar = try #require(try context.fetch(FetchDescriptor<Car>(predicate: #Predicate { $0.plate == "Alan-1" })).first)
+        try context.delete(model: Owner.self, where: #Predicate { $0.name.starts(with: "A") })
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<Owner>()) == 1)
+        #expect(try context.fetch(FetchDescriptor<Pet>()).map(\.name) == ["Grace's cat"], ".cascade left pets behind")
+        #expect(try context.fetch(FetchDescriptor<Toy>()).map(\.label) == ["Grace's ball"], "the cascade stopped after one level")
+        #expect(try context.fetchCount(FetchDescriptor<Novel>()) == 4, ".noAction deleted a book")
+        let reader = ModelContext(container)
+        let cars = try reader.fetch(FetchDescriptor<Car>(sortBy: [SortDescriptor(\.plate)]))
+        #expect(cars.map(\.plate) == ["Ada-1", "Alan-1", "Anita-1", "Grace-1"], ".nullify deleted a car")
+        #expect(cars.map { $0.driver?.name } == [nil, nil, nil, "Grace"], "a stored car still names a deleted driver")
+        #expect(ownCar.driver == nil, "the deleting context's car still names its deleted driver")
+        holder.processPendingChanges()
+        #expect(heldCar.driver == nil, "another context's car still names its deleted driver")
+    }
+
+    @Test func aDeleteByPredicateNullifiesToManyInverses() throws {
+        let container = try ModelContainer(for: Student.self, Course.self, configurations: MemoryStoreConfiguration(name: "school"))
+        let writer = ModelContext(container)
+        let math = Course(code: "M1", title: "Math")
+        for name in ["Ann", "Bob", "Cid"] {
+            let student = Student(name: name)
+            student.courses = [math]
+            writer.insert(student)
+        }
+        try writer.save()
+        #expect(math.students.count == 3)
+
+        let deleter = ModelContext(container)
+        try deleter.delete(model: Student.self, where: #Predicate { $0.name != "Bob" })
+        try deleter.save()
+        writer.processPendingChanges()
+        #expect(math.students.map(\.name) == ["Bob"], "the writer's course still lists deleted students")
+        let reader = ModelContext(container)
+        let course = try #require(try reader.fetch(FetchDescriptor<Course>()).first)
+        #expect(course.students.map(\.name) == ["Bob"])
+    }
+
+    @Test func aDenyRuleRefusesADeleteByPredicateBeforeAnythingIsDeleted() throws {
+        let container = try ownerContainer(MemoryStoreConfiguration(name: "owners"))
+        try insertOwners(into: container)
+        let lender = ModelContext(container)
+        let anita = try #require(try lender.fetch(FetchDescriptor<Owner>(predicate: #Predicate { $0.name == "Anita" })).first)
+        anita.debts = [Debt(amount: 10)]
+        try lender.save()
+
+        let context = ModelContext(container)
+        try context.delete(model: Owner.self, where: #Predicate { $0.name.starts(with: "A") })
+        #expect(throws: SwiftDataError.modelValidationFailure) { try context.save() }
+        let reader = ModelContext(container)
+        #expect(try reader.fetchCount(FetchDescriptor<Owner>()) == 4)
+        #expect(try reader.fetchCount(FetchDescriptor<Pet>()) == 4)
+        #expect(try reader.fetch(FetchDescriptor<Car>()).allSatisfy { $0.driver != nil })
+        #expect(context.hasChanges, "the refused delete is no longer pending")
+        context.rollback()
+        #expect(!context.hasChanges)
+    }
+}

@@ -286,11 +286,19 @@ import Testing
     }
 
     @Test func deleteWhereMarksMatchesForTheNextSave() throws {
-        _ = try insertSampleGraph()
+        let zurich = try insertSampleGraph()
+        let items = zurich.bucketList
         try context.delete(model: Trip.self, where: #Predicate { $0.destination != "Kyoto" })
-        #expect(context.deletedModelsArray.count == 2)
+        #expect(context.hasChanges)
+        #expect(try context.fetch(FetchDescriptor<Trip>()).map(\.destination) == ["Kyoto"], "the context's fetches leave the matches out")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 3, "the store deleted before the save")
         try context.save()
-        #expect(try ModelContext(container).fetch(FetchDescriptor<Trip>()).map(\.destination) == ["Kyoto"])
+        let reader = ModelContext(container)
+        #expect(try reader.fetch(FetchDescriptor<Trip>()).map(\.destination) == ["Kyoto"])
+        // A trip's relationships have the default rule, .nullify: its items stay, without a trip.
+        #expect(try reader.fetch(FetchDescriptor<BucketListItem>()).map { $0.trip == nil } == [true, true])
+        #expect(zurich.isDeleted, "a registered model the delete removed still reads as live")
+        #expect(items.allSatisfy { !$0.isDeleted && $0.trip == nil }, "a registered item still names its deleted trip")
     }
 
     @Test func savingInOneContextRefreshesAnother() throws {

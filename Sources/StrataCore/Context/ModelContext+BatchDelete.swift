@@ -11,17 +11,31 @@ extension ModelContext {
         let entityName: String
         /// Whether a model matches, on the values the context holds.
         let matches: (any PersistentModel) throws -> Bool
-        /// Deletes the matches from `store`; returns their identifiers.
-        let run: (ModelContext, StoreBox) throws -> [PersistentIdentifier]
+        /// Deletes the matches from `store`, and what their delete rules reach.
+        let run: (ModelContext, StoreBox) throws -> BatchDeleteOutcome
+    }
+
+    /// What a delete by predicate changed in the stores.
+    struct BatchDeleteOutcome {
+        /// The models deleted: the matches, and what `.cascade` reached.
+        var deleted: [PersistentIdentifier] = []
+        /// The surviving models whose inverse relationships lost deleted models, with the
+        /// values of those relationships only.
+        var updated: [DefaultSnapshot] = []
     }
 
     /// Marks every model of a type that matches `predicate` for deletion at the next save.
     ///
-    /// When deleting the matches needs no change to other models (the type has no
-    /// `.cascade` or `.deny` relationships and no `.nullify` relationship with an inverse),
-    /// the matches are not loaded: at the next save the store deletes them itself through
-    /// ``DataStoreBatching``, or, for a store without batch deletes, by identifier. Otherwise
-    /// the matches are loaded and deleted like ``delete(_:)`` so their delete rules apply.
+    /// The matches are not loaded as models. At the next save, after the store took the
+    /// save's other changes, the store lists them. When deleting the type changes no other
+    /// model (it has no `.cascade` or `.deny` relationship and no `.nullify` relationship
+    /// with an inverse), the store deletes them itself through ``DataStoreBatching``, or, for
+    /// a store without batch deletes, by identifier. Otherwise the core reads their stored
+    /// snapshots a chunk at a time to apply the delete rules: `.cascade` deletes the
+    /// destinations too, `.deny` refuses the save, and `.nullify` removes the deleted models
+    /// from the surviving destinations' inverse; then everything goes by identifier.
+    ///
+    /// Until the save, this context's fetches leave the matches out.
     ///
     /// - Throws: An error of the store or of in-memory evaluation of the predicate.
     public func delete<T: PersistentModel>(
@@ -29,12 +43,7 @@ extension ModelContext {
     ) throws {
         applyInbox()
         let entityName = Schema.entityName(for: T.self)
-        guard try runtime(for: entityName).relationships.allSatisfy(\.deleteReachesNoOtherModel) else {
-            var descriptor = FetchDescriptor<T>(predicate: predicate)
-            descriptor.includePendingChanges = true
-            for match in try fetch(descriptor) { delete(match) }
-            return
-        }
+        let appliesRules = try !runtime(for: entityName).relationships.allSatisfy(\.deleteReachesNoOtherModel)
         func matches(_ model: any PersistentModel) throws -> Bool {
             guard let model = model as? T else { return false }
             return try predicate?.evaluate(model) ?? true
@@ -43,21 +52,21 @@ extension ModelContext {
         for model in inserted.models where try matches(model) { delete(model) }
         pendingBatchDeletes.append(
             PendingBatchDelete(entityName: entityName, matches: matches) { context, store in
-                try context.runBatchDelete(predicate, includeSubclasses: includeSubclasses, in: store)
+                try context.runBatchDelete(predicate, includeSubclasses: includeSubclasses, appliesRules: appliesRules, in: store)
             })
         scheduleAutosave()
     }
 
-    /// Deletes the stored matches of `predicate`, through the store's batch delete where it
-    /// has one and can run the filter, else by identifier through its save.
-    ///
-    /// - Returns: The identifiers of the deleted models.
+    /// Deletes the stored matches of `predicate`: through the store's batch delete where it
+    /// has one, can run the filter and no delete rule reaches other models; else by
+    /// identifier, with the delete rules applied on stored snapshots.
     private func runBatchDelete<T: PersistentModel>(
-        _ predicate: Predicate<T>?, includeSubclasses: Bool, in store: StoreBox
-    ) throws -> [PersistentIdentifier] {
+        _ predicate: Predicate<T>?, includeSubclasses: Bool, appliesRules: Bool, in store: StoreBox
+    ) throws -> BatchDeleteOutcome {
         var plan = FetchPlan<T>(FetchDescriptor(predicate: predicate), store: store, mergesPendingChanges: false)
         let identifiers = try plan.identifiers(in: self)
-        guard !identifiers.isEmpty else { return [] }
+        guard !identifiers.isEmpty else { return BatchDeleteOutcome() }
+        if appliesRules { return try deleteApplyingRules(identifiers) }
         let storeFilter: FilterExpression??
         switch plan.filter {
         case .none: storeFilter = .some(nil)
@@ -70,40 +79,96 @@ extension ModelContext {
                     DataStoreBatchDeleteRequest(
                         editingState: editingState, predicate: predicate, includeSubclasses: includeSubclasses,
                         filter: .success(storeFilter)))
-                return identifiers
+                return BatchDeleteOutcome(deleted: identifiers)
             } catch DataStoreError.preferInMemoryFilter {
                 StrataLog.fallback("batch delete of \(plan.entityName)", reason: "\(store.identifier) asked to select the models in memory")
             }
         }
-        let partial = store.store is any DataStorePartialUpdating
-        for chunk in identifiers.chunks(of: Self.batchDeleteChunk) {
-            let snapshots = partial
-                ? chunk.map { DefaultSnapshot(persistentIdentifier: $0, propertyNames: [], values: []) }
-                : try lookupSnapshots(Array(chunk))
-            _ = try store.save(editingState: editingState, inserted: [], updated: [], deleted: snapshots)
+        try writeStored(deleting: identifiers)
+        return BatchDeleteOutcome(deleted: identifiers)
+    }
+
+    /// Deletes `matches` and what their delete rules reach, reading stored snapshots rather
+    /// than loading models: the surviving destinations of `.nullify` relationships lose the
+    /// deleted models first, then every deleted model goes.
+    ///
+    /// - Throws: ``SwiftDataError/modelValidationFailure`` when a `.deny` rule refuses (nothing
+    ///   is written then), or a store's error.
+    private func deleteApplyingRules(_ matches: [PersistentIdentifier]) throws -> BatchDeleteOutcome {
+        let rules = try StoredDeleteRules(matches: matches, in: self)
+        try rules.refuseDenied()
+        let updated = try rules.nullifiedValues(in: self)
+        try writeStored(updating: updated)
+        try writeStored(deleting: rules.deleting)
+        return BatchDeleteOutcome(deleted: rules.deleting, updated: updated)
+    }
+
+    /// Sends each store the deletes of its models among `ids`, a chunk per save request:
+    /// bare identifiers to a store that updates partially, whole snapshots to the others.
+    private func writeStored(deleting ids: [PersistentIdentifier]) throws {
+        for chunk in ids.chunks(of: Self.batchDeleteChunk) {
+            for (store, group) in try groupedByStore(Array(chunk), \.self) {
+                let snapshots = store.store is any DataStorePartialUpdating
+                    ? group.map { DefaultSnapshot(persistentIdentifier: $0, propertyNames: [], values: []) }
+                    : try lookupSnapshots(group)
+                _ = try store.save(editingState: editingState, inserted: [], updated: [], deleted: snapshots)
+            }
         }
-        return identifiers
+    }
+
+    /// Sends each store the updates of its models among `changes` (snapshots of the changed
+    /// properties only), a chunk per save request: as they are to a store that updates
+    /// partially, laid over the whole stored snapshot for the others.
+    private func writeStored(updating changes: [DefaultSnapshot]) throws {
+        for chunk in changes.chunks(of: Self.batchDeleteChunk) {
+            for (store, group) in try groupedByStore(Array(chunk), \.persistentIdentifier) {
+                var snapshots = group
+                if !(store.store is any DataStorePartialUpdating) {
+                    let changed = Dictionary(uniqueKeysWithValues: group.map { ($0.persistentIdentifier, $0) })
+                    snapshots = try lookupSnapshots(group.map(\.persistentIdentifier)).map { stored in
+                        var whole = stored
+                        for (name, value) in zip(changed[stored.persistentIdentifier]!.propertyNames, changed[stored.persistentIdentifier]!.values) {
+                            if let index = whole.propertyNames.firstIndex(of: name) { whole[index: index] = value }
+                        }
+                        return whole
+                    }
+                }
+                _ = try store.save(editingState: editingState, inserted: [], updated: snapshots, deleted: [])
+            }
+        }
+    }
+
+    /// `items` grouped by the store that holds the model each identifies, in the container's store order.
+    private func groupedByStore<Item>(_ items: [Item], _ id: (Item) -> PersistentIdentifier) throws -> [(StoreBox, [Item])] {
+        var groups: [String: [Item]] = [:]
+        for item in items { groups[try core.store(for: id(item).entityName).identifier, default: []].append(item) }
+        return core.stores.compactMap { store in groups[store.identifier].map { (store, $0) } }
     }
 
     /// How many models a store without batch deletes is asked to delete per save request.
     static let batchDeleteChunk = 5000
 
     /// Runs the pending batch deletes of `store`'s entities after the store took the rest of
-    /// the save, and forgets the deleted models this context registered.
-    ///
-    /// - Returns: The identifiers of the deleted models.
-    func runPendingBatchDeletes(in store: StoreBox) throws -> [PersistentIdentifier] {
-        var deletedIDs: [PersistentIdentifier] = []
+    /// the save; forgets the deleted models this context registered and refreshes the
+    /// registered survivors whose inverse relationships lost them.
+    func runPendingBatchDeletes(in store: StoreBox) throws -> BatchDeleteOutcome {
+        var outcome = BatchDeleteOutcome()
         while let index = pendingBatchDeletes.firstIndex(where: { store.entityNames.contains($0.entityName) }) {
-            let ids = try pendingBatchDeletes[index].run(self, store)
+            let batch = try pendingBatchDeletes[index].run(self, store)
             pendingBatchDeletes.remove(at: index)
             // The store took this save's inserts before the batch ran, so none of these is pending as an insert.
-            for id in ids {
+            for id in batch.deleted {
                 if let model = registered[id] { finishDelete(model) }
             }
-            deletedIDs += ids
+            for snapshot in batch.updated {
+                guard let model = registered[snapshot.persistentIdentifier], let data = managedAny(model), !data.hasChangesPending
+                else { continue }
+                try refresh(data, from: snapshot, runtime: try runtime(for: data.entityName), partial: true)
+            }
+            outcome.deleted += batch.deleted
+            outcome.updated += batch.updated
         }
-        return deletedIDs
+        return outcome
     }
 
     /// Whether a pending delete by predicate will delete `model` at the next save.

@@ -115,7 +115,9 @@ extension ModelContext {
             }
             markForwardReferences(in: part.inserted + part.updated)
             do {
-                outcome.deleted += try runPendingBatchDeletes(in: part.store)
+                let batches = try runPendingBatchDeletes(in: part.store)
+                outcome.deleted += batches.deleted
+                outcome.updated += batches.updated
             } catch {
                 throw outcome.failure(of: part.store, error)
             }
