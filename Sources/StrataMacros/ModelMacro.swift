@@ -68,6 +68,11 @@ extension ModelMacro: MemberMacro {
                 try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
             }
             """,
+            """
+            \(raw: access)nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                _$observationRegistrar._notifyChange(of: self, at: keyPath)
+            }
+            """,
         ]
         if let schemaAnnotations = schemaAnnotations(of: annotations, model: model, access: access) {
             members.append(schemaAnnotations)

@@ -96,6 +96,10 @@ struct IndexMacroTests {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                 }
 
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
+
                 static var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
                     StrataCore.Schema.ModelAnnotations(
                         indices: StrataCore.Schema.Index<Trip>([\.name], [\.startDate])

@@ -155,6 +155,10 @@ struct ModelMacroTests {
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                 }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
             }
             """#
         }
@@ -293,6 +297,10 @@ struct ModelMacroTests {
 
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                public nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
                 }
 
                 public static var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
@@ -579,6 +587,10 @@ struct ModelMacroTests {
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Swatch, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                 }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
             }
             """#
         }
@@ -752,6 +764,10 @@ struct ModelMacroTests {
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                 }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
             }
             """#
         }
@@ -872,6 +888,10 @@ struct ModelMacroTests {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                 }
 
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
+
                 static var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
                     StrataCore.Schema.ModelAnnotations(
                         indices: StrataCore.Schema.Index<Place>(.binary([\.name]), .rtree([\Place.latitude, \Place.longitude]))
@@ -989,6 +1009,10 @@ struct ModelMacroTests {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                 }
 
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
+
                 static var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
                     StrataCore.Schema.ModelAnnotations(
                         uniquenessConstraints: StrataCore.Schema.Unique<Person>([\.email], [\.firstName, \.lastName])
@@ -1062,6 +1086,10 @@ struct ModelMacroTests {
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Vehicle, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                 }
+
+                public nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
             }
             """#
         }
@@ -1129,6 +1157,10 @@ struct ModelMacroTests {
 
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Vehicle, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
                 }
             }
             """#
@@ -1203,6 +1235,10 @@ struct ModelMacroTests {
                         try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                     }
 
+                    nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                        _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                    }
+
                     static var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
                         StrataCore.Schema.ModelAnnotations(
                             uniquenessConstraints: StrataCore.Schema.Unique<SchemaV1.Trip>([\.name])
@@ -1254,6 +1290,10 @@ struct ModelMacroTests {
 
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Marker, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
                 }
             }
             """
@@ -1337,6 +1377,10 @@ struct ModelMacroTests {
 
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
                 }
             }
             """#
@@ -1581,6 +1625,10 @@ struct ModelMacroTests {
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Counter, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                 }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
             }
             """#
         }
@@ -1679,6 +1727,10 @@ struct ModelMacroTests {
                     internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                         try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                     }
+
+                    nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                        _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                    }
                 }
             }
 
@@ -1731,6 +1783,10 @@ struct ModelMacroTests {
 
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Marker, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
                 }
             }
 
@@ -1825,6 +1881,10 @@ struct ModelMacroTests {
 
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
                 }
             }
             """#
@@ -1970,6 +2030,10 @@ struct ModelMacroTests {
 
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
                 }
             }
             """#
@@ -2223,6 +2287,10 @@ struct ModelMacroTests {
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Person, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                 }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
             }
             """#
         }
@@ -2333,6 +2401,10 @@ struct ModelMacroTests {
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Person, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
                 }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
             }
             """#
         }
@@ -2421,6 +2493,10 @@ struct ModelMacroTests {
 
                 internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Person, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
                     try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
                 }
             }
             """#

@@ -105,6 +105,24 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
         }
     }
 
+    /// Whether ``mainContext`` records its changes for undo, as SwiftUI's
+    /// `modelContainer(for:isUndoEnabled:)` arranges on Apple platforms.
+    ///
+    /// Setting it to `true` gives the main context an ``UndoManager`` (keeping one it already
+    /// has); setting it to `false` removes it.
+    @MainActor
+    public var isUndoEnabled: Bool {
+        get { mainContext.undoManager != nil }
+        set {
+            let context = mainContext
+            if newValue {
+                if context.undoManager == nil { context.undoManager = UndoManager() }
+            } else {
+                context.undoManager = nil
+            }
+        }
+    }
+
     /// Removes every model from every store, and the stores' files.
     ///
     /// - Throws: The first store's error; stores after it are not erased.

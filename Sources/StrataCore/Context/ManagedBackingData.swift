@@ -33,6 +33,9 @@ protocol ManagedData: AnyObject {
     func release()
     /// Forgets the change tracking of the last save or fetch.
     func markSaved()
+    /// Puts `value` in `slot` as a change, without the setter's relationship upkeep: the
+    /// undo or redo of a change the context recorded slot by slot.
+    func restore(_ value: ManagedSlot, at slot: Int)
 }
 
 /// The backing data of a model registered in a context: values in slots, relationships
@@ -111,6 +114,12 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
         slots[slot] = .loaded(value)
         changedSlots.insert(slot)
         context.backingDataDidChange(owner, self, slot: slot, old: old, new: value)
+    }
+
+    func restore(_ value: ManagedSlot, at slot: Int) {
+        if !isInserted && !isChanged && original == nil { original = slots }
+        slots[slot] = value
+        changedSlots.insert(slot)
     }
 
     func detach() {

@@ -150,7 +150,7 @@ extension ModelContext {
 
     /// Runs the pending batch deletes of `store`'s entities after the store took the rest of
     /// the save; forgets the deleted models this context registered and refreshes the
-    /// registered survivors whose inverse relationships lost them.
+    /// registered survivors whose inverse relationships lost them, telling their observers.
     func runPendingBatchDeletes(in store: StoreBox) throws -> BatchDeleteOutcome {
         var outcome = BatchDeleteOutcome()
         while let index = pendingBatchDeletes.firstIndex(where: { store.entityNames.contains($0.entityName) }) {
@@ -163,7 +163,9 @@ extension ModelContext {
             for snapshot in batch.updated {
                 guard let model = registered[snapshot.persistentIdentifier], let data = managedAny(model), !data.hasChangesPending
                 else { continue }
-                try refresh(data, from: snapshot, runtime: try runtime(for: data.entityName), partial: true)
+                for slot in try refresh(data, from: snapshot, runtime: try runtime(for: data.entityName), partial: true) {
+                    notifyObservers(of: model, slot: slot)
+                }
             }
             outcome.deleted += batch.deleted
             outcome.updated += batch.updated

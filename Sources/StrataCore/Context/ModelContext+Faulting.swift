@@ -136,13 +136,17 @@ extension ModelContext {
     /// Takes a model's values from a newer snapshot; properties the snapshot lacks keep theirs.
     ///
     /// - Throws: As ``slots(from:runtime:partial:)``.
-    func refresh(_ data: any ManagedData, from snapshot: DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws {
+    @discardableResult
+    func refresh(_ data: any ManagedData, from snapshot: DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> [Int] {
         let fresh = try slots(from: snapshot, runtime: runtime, partial: partial)
+        var refreshed: [Int] = []
         for index in fresh.indices {
             if case .unloaded = fresh[index] { continue }
             data.slots[index] = fresh[index]
+            refreshed.append(index)
         }
         data.markSaved()
+        return refreshed
     }
 
     /// Turns snapshot values into slots, checking each attribute's kind.

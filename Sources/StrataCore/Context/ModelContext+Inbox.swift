@@ -1,6 +1,6 @@
 import Foundation
 
-// Changes other contexts saved, and autosave of the main context.
+// Changes other contexts saved.
 extension ModelContext {
     /// Applies what other contexts saved since this context's last operation.
     func applyInbox() {
@@ -13,7 +13,8 @@ extension ModelContext {
                     else { continue }
                     do {
                         // Saves may list changed properties only; the rest stay as loaded.
-                        try refresh(data, from: snapshot, runtime: runtime, partial: true)
+                        let slots = try refresh(data, from: snapshot, runtime: runtime, partial: true)
+                        for slot in slots { notifyObservers(of: model, slot: slot) }
                     } catch {
                         StrataLog.logger.error("a change saved by another context could not be applied to \(snapshot.persistentIdentifier): \(error)")
                     }
@@ -25,6 +26,7 @@ extension ModelContext {
                     deleted.remove(model)  // already gone: nothing left to delete
                 }
             case .invalidateAll:
+                let invalidated = registered.all.compactMap { managedAny($0)?.isInserted == false ? $0.persistentModelID : nil }
                 for model in registered.all {
                     guard let data = managedAny(model), !data.isInserted else { continue }
                     data.isDeleted = true
@@ -33,28 +35,15 @@ extension ModelContext {
                 changed = ModelSet()
                 deleted = ModelSet()
                 knownSnapshots = [:]
-            }
-        }
-    }
-
-    func scheduleAutosave() {
-        guard autosaveEnabled, isMainContext, !autosaveScheduled else { return }
-        autosaveScheduled = true
-        let context = UncheckedContext(self)
-        Task { @MainActor in
-            let context = context.context
-            context.autosaveScheduled = false
-            guard context.autosaveEnabled, context.hasChanges else { return }
-            do {
-                try context.save()
-            } catch {
-                StrataLog.logger.error("autosave of the main context failed: \(error)")
+                NotificationCenter.default.post(
+                    name: ModelContext.didSave, object: self,
+                    userInfo: [NotificationKey.invalidatedAllIdentifiers.rawValue: invalidated])
             }
         }
     }
 }
 
-/// Carries the main context into a main-actor task; only the main actor touches it.
+/// Holds the main context in its container's storage; only the main actor uses it.
 struct UncheckedContext: @unchecked Sendable {
     let context: ModelContext
     init(_ context: ModelContext) { self.context = context }

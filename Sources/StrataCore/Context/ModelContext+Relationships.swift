@@ -55,6 +55,7 @@ extension ModelContext {
         model.persistentBackingData = data
         registered.register(model, as: identifier)
         inserted.insert(model)
+        registerUndo { $0.undoInsert(model) }
         added.append(model)
         for other in related { adopt(other, collecting: &added) }
     }
@@ -78,8 +79,14 @@ extension ModelContext {
             data.isChanged = true
             changed.insert(model)
         }
+        registerUndo { $0.restore(model, slot: slot, to: old) }
         scheduleAutosave()
-        guard !maintainingInverses, let runtime = try? runtime(for: data.entityName),
+        if maintainingInverses {
+            // The other side of a relationship: its setter did not run, so tell its observers here.
+            notifyObservers(of: model, slot: slot)
+            return
+        }
+        guard let runtime = try? runtime(for: data.entityName),
             let relationship = runtime.relationshipBySlot[slot]
         else { return }
         // The old destinations must learn they left, so a fault is loaded here (a setter,

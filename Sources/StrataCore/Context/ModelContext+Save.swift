@@ -39,7 +39,11 @@ extension ModelContext {
     ///   ``PartialSaveError`` when a later store fails after earlier ones committed.
     public func save() throws {
         applyInbox()
+        closeUndoEventGroup()
         guard hasChanges else { return }
+        // What the save changes itself (delete rules, upserts) is not the app's to undo.
+        suspendsUndoRegistration = true
+        defer { suspendsUndoRegistration = false }
         NotificationCenter.default.post(name: ModelContext.willSave, object: self)
         try applyDeleteRules()
         try resolveUniqueness()

@@ -44,8 +44,24 @@ public final class ModelContext: Equatable {
             return revived
         }
     }
-    /// Whether the context saves by itself after changes; `true` only for ``ModelContainer/mainContext``.
+    /// Whether the context saves by itself after changes, as ``autosavePolicy`` says.
+    ///
+    /// `true` for ``ModelContainer/mainContext``, whose autosave runs on the main actor;
+    /// contexts you create are `false` and save when you call ``save()``.
     public var autosaveEnabled = false
+    /// When autosave saves: shortly after changes rest, and periodically while they keep coming.
+    public var autosavePolicy = AutosavePolicy()
+    /// The undo manager that records this context's changes; `nil`, the default, records none.
+    ///
+    /// With one, the context registers the reverse of every insert, delete and property
+    /// change, including the other side of a relationship it keeps in step, so
+    /// `undoManager.undo()` and `redo()` restore values and relationships exactly. The
+    /// changes made between two calls of ``processPendingChanges()`` (or ``save()``) form
+    /// one undo group. ``rollback()`` empties the undo manager. Set it to `nil` during large
+    /// imports. ``ModelContainer/isUndoEnabled`` gives the main context one.
+    public var undoManager: UndoManager? {
+        willSet { if newValue !== undoManager { closeUndoEventGroup() } }
+    }
     /// The context's identity and author, as stores see them.
     public private(set) var editingState: EditingState
 
@@ -61,6 +77,8 @@ public final class ModelContext: Equatable {
     let inbox = ContextInbox()
     var isMainContext: Bool { if case .main = containerLink { true } else { false } }
     var autosaveScheduled = false
+    /// Counts changes, so autosave can tell whether more came while it waited.
+    var autosaveChangeCount = 0
 
     /// The models this context registered, owned by it.
     var registered = IdentityMap()
@@ -73,6 +91,8 @@ public final class ModelContext: Equatable {
     var knownSnapshots: [PersistentIdentifier: DefaultSnapshot] = [:]
     /// Set while the context updates the other side of a relationship, so that update does not recurse.
     var maintainingInverses = false
+    /// Set while the context changes models on its own behalf (a save), so nothing is recorded for undo.
+    var suspendsUndoRegistration = false
 
     /// Creates a context for `container`.
     public convenience init(_ container: ModelContainer) {
@@ -115,10 +135,11 @@ public final class ModelContext: Equatable {
     /// The models deleted since the last save.
     public var deletedModelsArray: [any PersistentModel] { deleted.models }
 
-    /// Applies changes other contexts saved. Strata's contexts record changes as they
-    /// happen, so there is nothing else to flush.
+    /// Applies changes other contexts saved, and closes the undo group of the changes made
+    /// since the last call (see ``undoManager``).
     public func processPendingChanges() {
         applyInbox()
+        closeUndoEventGroup()
     }
 
     // MARK: Insert and delete
@@ -142,6 +163,7 @@ public final class ModelContext: Equatable {
         guard !data.isDeleted else { return }
         data.isDeleted = true
         deleted.insert(model)
+        registerUndo { $0.undoDelete(model) }
         scheduleAutosave()
     }
 
@@ -153,8 +175,10 @@ public final class ModelContext: Equatable {
         try save()
     }
 
-    /// Discards unsaved inserts, changes and deletes, restoring changed models' saved values.
+    /// Discards unsaved inserts, changes and deletes, restoring changed models' saved values,
+    /// and empties the ``undoManager``.
     public func rollback() {
+        undoManager?.removeAllActions()
         for model in inserted.models {
             guard let data = managedAny(model) else { continue }
             if let id = data.identifier { registered.remove(id) }

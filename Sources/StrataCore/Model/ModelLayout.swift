@@ -5,6 +5,8 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
     let entityName: String
     let propertyNames: [String]
     let slotsByKeyPath: [AnyKeyPath: Int]
+    /// The key path of each slot.
+    let keyPaths: [AnyKeyPath]
     /// The value transformer name of each `.transformable(by:)` attribute, by slot.
     let transformerNames: [Int: String]
     /// The collection type of each to-many relationship, by slot.
@@ -14,6 +16,7 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
         entityName = Schema.entityName(for: modelType)
         let metadata = modelType.schemaMetadata
         propertyNames = metadata.map(\.name)
+        keyPaths = metadata.map(\.keypath)
         var slots: [AnyKeyPath: Int] = [:]
         for (slot, property) in metadata.enumerated() { slots[property.keypath] = slot }
         slotsByKeyPath = slots

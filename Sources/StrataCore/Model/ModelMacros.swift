@@ -21,7 +21,7 @@ import Observation
 @attached(
     member,
     names: named(_$backingData), named(persistentBackingData), named(schemaMetadata),
-    named(init), named(_$observationRegistrar), named(access), named(withMutation),
+    named(init), named(_$observationRegistrar), named(access), named(withMutation), named(_notifyObservers),
     named(_schemaAnnotations)
 )
 @attached(memberAttribute)
