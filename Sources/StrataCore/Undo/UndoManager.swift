@@ -205,7 +205,11 @@ open class UndoManager {
     open func undoNestedGroup() {
         guard !isUndoing, !isRedoing, let group = undoStack.popLast() else { return }
         NotificationCenter.default.post(name: Self.willUndoChangeNotification, object: self)
-        replay(group, recordingInto: \.redoStack, while: \.isUndoing)
+        redoStack.append(Group(name: group.name))
+        isUndoing = true
+        Self.replay(group)
+        isUndoing = false
+        if redoStack.last?.actions.isEmpty == true { redoStack.removeLast() }
         NotificationCenter.default.post(name: Self.didUndoChangeNotification, object: self)
     }
 
@@ -213,24 +217,20 @@ open class UndoManager {
     open func redo() {
         guard !isUndoing, !isRedoing, openGroups.isEmpty, let group = redoStack.popLast() else { return }
         NotificationCenter.default.post(name: Self.willRedoChangeNotification, object: self)
-        replay(group, recordingInto: \.undoStack, while: \.isRedoing)
+        undoStack.append(Group(name: group.name))
+        isRedoing = true
+        Self.replay(group)
+        isRedoing = false
+        if undoStack.last?.actions.isEmpty == true { undoStack.removeLast() }
         trim()
         NotificationCenter.default.post(name: Self.didRedoChangeNotification, object: self)
     }
 
-    /// Runs `group`'s actions last first with `flag` set; what they register forms a group
-    /// of the same name on `stack`, kept when it is not empty.
-    private func replay(
-        _ group: Group, recordingInto stack: ReferenceWritableKeyPath<UndoManager, [Group]>,
-        while flag: ReferenceWritableKeyPath<UndoManager, Bool>
-    ) {
-        self[keyPath: stack].append(Group(name: group.name))
-        self[keyPath: flag] = true
+    /// Runs `group`'s actions, last first, skipping those whose target is gone.
+    private static func replay(_ group: Group) {
         for action in group.actions.reversed() {
             if let target = action.target { action.run(target) }
         }
-        self[keyPath: flag] = false
-        if self[keyPath: stack].last?.actions.isEmpty == true { self[keyPath: stack].removeLast() }
     }
 
     // MARK: Clearing
@@ -252,12 +252,12 @@ open class UndoManager {
 
     /// Closes the group a registration opened under ``groupsByEvent``, if it is the only
     /// open group: the end of an "event" for a context, which has no run loop to end it.
-    package func closeEventGroup() {
+    package final func closeEventGroup() {
         guard eventGroupIsOpen, openGroups.count == 1 else { return }
         endUndoGrouping()
     }
 
-    private func trim() {
+    private final func trim() {
         guard levelsOfUndo > 0, undoStack.count > levelsOfUndo else { return }
         undoStack.removeFirst(undoStack.count - levelsOfUndo)
     }
