@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Installs the C libraries Strata links (SQLite and json-c) and pkg-config, when missing.
+# Installs the C libraries Strata links (SQLite and json-c), pkg-config, and the sqlite3
+# shell (the tests use it as another process writing to a store), when missing.
 # Called by `make demo` and `make test`; safe to run again: it does nothing when all are present.
 set -euo pipefail
 
 have_all() {
-    command -v pkg-config >/dev/null 2>&1 && pkg-config --exists sqlite3 json-c
+    command -v pkg-config >/dev/null 2>&1 && pkg-config --exists sqlite3 json-c && command -v sqlite3 >/dev/null 2>&1
 }
 
 if have_all; then
@@ -23,9 +24,9 @@ Linux)
         sudo="sudo"
         echo "(not root: using sudo)"
     fi
-    echo "+ apt-get update && apt-get install -y libsqlite3-dev libjson-c-dev pkg-config"
+    echo "+ apt-get update && apt-get install -y libsqlite3-dev libjson-c-dev pkg-config sqlite3"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libsqlite3-dev libjson-c-dev pkg-config
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libsqlite3-dev libjson-c-dev pkg-config sqlite3
     ;;
 Darwin)
     if ! command -v brew >/dev/null 2>&1; then

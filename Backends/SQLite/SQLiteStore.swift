@@ -9,7 +9,9 @@ import StrataCore
 /// cannot express is refused with `preferInMemoryFilter`/`preferInMemorySort` so the core
 /// finishes it. An update writes only the columns its snapshot lists
 /// (``DataStorePartialUpdating``). See ``SQLiteSchemaMapping`` for the table layout.
-public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplaining, DataStorePartialUpdating, @unchecked Sendable {
+public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplaining, DataStorePartialUpdating, DataStoreExternalChangeDetecting,
+    @unchecked Sendable
+{
     /// The configuration the store was opened with.
     public let configuration: ModelConfiguration
     /// The models the store holds.
@@ -97,6 +99,17 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplainin
     }
 
     // MARK: Connections
+
+    /// SQLite's `PRAGMA data_version` on the writer connection: it changes when another
+    /// connection (another process, or another container on the same file) commits, and
+    /// not for this store's own saves.
+    ///
+    /// - Throws: ``SQLiteStoreError`` when the pragma fails.
+    public func externalChangeCount() throws -> Int64 {
+        try write { connection in
+            Int64(try connection.scalarText("PRAGMA data_version") ?? "") ?? 0
+        }
+    }
 
     /// Runs `body` on the writer connection, one caller at a time.
     func write<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {

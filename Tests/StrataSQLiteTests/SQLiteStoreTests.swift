@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 @testable import StrataCore
+import Synchronization
 import Testing
 
 @testable import StrataSQLite
@@ -247,5 +248,66 @@ extension SQLiteStoreTests {
         try store.delete(request)
         let left = try ModelContext(container).fetch(FetchDescriptor<DiskTrip>())
         #expect(left.map(\.destination) == ["Zürich"])
+    }
+}
+
+// MARK: Changes made by other processes
+
+extension SQLiteStoreTests {
+    @Test func anotherProcessesCommitIsNoticedAtTheNextFetch() throws {
+        let url = storeURL()
+        let container = try container(url)
+        try insertTrips(into: container)
+        let reader = ModelContext(container)
+        let temples = try #require(try reader.fetch(FetchDescriptor<DiskTrip>(predicate: #Predicate { $0.name == "Temples" })).first)
+        #expect(temples.destination == "Kyoto")
+        let fired = Mutex(0)
+        withObservationTracking { _ = temples.destination } onChange: { fired.withLock { $0 += 1 } }
+
+        // The sqlite3 shell is another process with its own connection.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        shell.arguments = ["sqlite3", url.path, #"UPDATE "DiskTrip" SET "destination" = 'Osaka' WHERE "name" = 'Temples'"#]
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0, "the sqlite3 shell failed; make test installs it")
+
+        _ = try reader.fetchCount(FetchDescriptor<DiskItem>())
+        #expect(temples.destination == "Osaka", "a held model kept the value another process replaced")
+        #expect(fired.withLock { $0 } == 1)
+        #expect(try reader.fetch(FetchDescriptor<DiskTrip>(predicate: #Predicate { $0.destination == "Osaka" })).count == 1)
+    }
+
+    @Test func anotherContainerOnTheSameFileIsAnotherWriter() throws {
+        let url = storeURL()
+        let container = try container(url)
+        try insertTrips(into: container)
+        let reader = ModelContext(container)
+        let trips = try reader.fetch(FetchDescriptor<DiskTrip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.map(\.name) == ["Lakes", "Temples"])
+        let observer = try ResultsObserver<DiskTrip, Never>(sortBy: [SortDescriptor(\.name)], modelContext: reader)
+        let fired = Mutex(0)
+        withObservationTracking { _ = observer.results } onChange: { fired.withLock { $0 += 1 } }
+
+        let other = try self.container(url)
+        let writer = ModelContext(other)
+        let temples = try #require(try writer.fetch(FetchDescriptor<DiskTrip>(predicate: #Predicate { $0.name == "Temples" })).first)
+        writer.delete(temples)
+        try writer.save()
+        #expect(fired.withLock { $0 } == 0, "nothing can notice before a context of the first container reads")
+
+        #expect(try reader.fetchCount(FetchDescriptor<DiskTrip>()) == 1)
+        #expect(trips[1].isDeleted, "a model another container deleted does not read as deleted")
+        #expect(!trips[0].isDeleted)
+        #expect(fired.withLock { $0 } == 1)
+        #expect(observer.results.map(\.name) == ["Lakes"])
+
+        // The container's own saves reach the observer as saves.
+        withObservationTracking { _ = observer.results } onChange: { fired.withLock { $0 += 1 } }
+        let own = ModelContext(container)
+        own.insert(DiskTrip(name: "Fjords", destination: "Bergen", startDate: today, endDate: today))
+        try own.save()
+        #expect(fired.withLock { $0 } == 2)
+        #expect(observer.results.map(\.name) == ["Fjords", "Lakes"])
     }
 }

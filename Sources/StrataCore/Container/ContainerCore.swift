@@ -1,3 +1,4 @@
+import Foundation
 
 /// What a container's contexts need from it: the opened stores, which store holds each
 /// entity, the entities' run-time descriptions, and the live contexts to notify.
@@ -63,6 +64,20 @@ final class ContainerCore: @unchecked Sendable {  // immutable after init but fo
         contexts.withLock { list in
             list.removeAll { $0.context == nil }
             list.append(WeakContext(context))
+        }
+    }
+
+    /// Posted, with the core as object, when another process changed a store.
+    static let changedElsewhere = Notification.Name("StrataStoreChangedElsewhere")
+    /// The `Set<String>` of entity names in ``changedElsewhere``'s user info.
+    static let entityNamesKey = "entityNames"
+
+    /// Tells every live context, the caller's included, of stores another process changed.
+    func noticeExternalChanges() {
+        for store in stores where store.noticeExternalChange() {
+            broadcast(from: nil, change: .changedElsewhere(entityNames: store.entityNames))
+            NotificationCenter.default.post(
+                name: Self.changedElsewhere, object: self, userInfo: [Self.entityNamesKey: store.entityNames])
         }
     }
 

@@ -20,6 +20,26 @@ final class StoreBox: @unchecked Sendable {
 
     var supportsBatchDelete: Bool { store is any DataStoreBatching }
 
+    /// The last ``DataStoreExternalChangeDetecting/externalChangeCount()`` seen.
+    private let lastExternalChangeCount = Locked<Int64?>(nil)
+
+    /// Whether someone other than this store committed since the last call; the first call
+    /// only takes note.
+    func noticeExternalChange() -> Bool {
+        guard let detecting = store as? any DataStoreExternalChangeDetecting else { return false }
+        let count: Int64
+        do {
+            count = try detecting.externalChangeCount()
+        } catch {
+            StrataLog.logger.error("\(identifier) could not tell whether another process changed it: \(error)")
+            return false
+        }
+        return lastExternalChangeCount.withLock { last in
+            defer { last = count }
+            return last.map { $0 != count } ?? false
+        }
+    }
+
     func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> (
         snapshots: [DefaultSnapshot], related: [PersistentIdentifier: DefaultSnapshot]
     ) {

@@ -10,6 +10,8 @@ final class ContextInbox: Sendable {
         case saved(updated: [DefaultSnapshot], deleted: [PersistentIdentifier])
         /// Every store was erased.
         case invalidateAll
+        /// Another process (or container) committed to the store of these entities.
+        case changedElsewhere(entityNames: Set<String>)
     }
 
     private let changes = Locked<[Change]>([])

@@ -11,7 +11,7 @@ extension ModelContext {
     ///
     /// - Throws: The store's error, or an error evaluating the predicate in memory.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
-        applyInbox()
+        catchUp()
         var plan = try plan(for: descriptor)
         return try plan.models(in: self)
     }
@@ -20,7 +20,7 @@ extension ModelContext {
     ///
     /// - Throws: As ``fetch(_:)``.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
-        applyInbox()
+        catchUp()
         var unsorted = descriptor
         unsorted.sortBy = []  // order does not change a count, even of a window
         var plan = try plan(for: unsorted)
@@ -31,7 +31,7 @@ extension ModelContext {
     ///
     /// - Throws: As ``fetch(_:)``.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
-        applyInbox()
+        catchUp()
         var plan = try plan(for: descriptor)
         return try plan.identifiers(in: self)
     }

@@ -25,6 +25,8 @@ extension ModelContext {
                     changed.remove(model)
                     deleted.remove(model)  // already gone: nothing left to delete
                 }
+            case .changedElsewhere(let entityNames):
+                refreshRegistered(of: entityNames)
             case .invalidateAll:
                 let invalidated = registered.all.compactMap { managedAny($0)?.isInserted == false ? $0.persistentModelID : nil }
                 for model in registered.all {
@@ -38,6 +40,50 @@ extension ModelContext {
                 NotificationCenter.default.post(
                     name: ModelContext.didSave, object: self,
                     userInfo: [NotificationKey.invalidatedAllIdentifiers.rawValue: invalidated])
+            }
+        }
+    }
+
+    /// Catches up before a read: notices stores another process changed, then applies
+    /// what other contexts saved.
+    func catchUp() {
+        core.noticeExternalChanges()
+        applyInbox()
+    }
+
+    /// Reloads the registered, unchanged models of `entityNames` from their stores, telling
+    /// their observers; models no store holds any more read as deleted and leave the context.
+    private func refreshRegistered(of entityNames: Set<String>) {
+        knownSnapshots = [:]
+        let models = registered.all.filter { model in
+            guard let data = managedAny(model) else { return false }
+            return entityNames.contains(data.entityName) && !data.hasChangesPending && !data.isInserted
+        }
+        for chunk in models.chunks(of: Self.batchDeleteChunk) {
+            let ids = chunk.map(\.persistentModelID)
+            let snapshots: [DefaultSnapshot]
+            do {
+                snapshots = try lookupSnapshots(ids)
+            } catch {
+                StrataLog.logger.error("models changed by another process could not be reloaded: \(error)")
+                return
+            }
+            let found = Dictionary(snapshots.map { ($0.persistentIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
+            for model in chunk {
+                guard let data = managedAny(model) else { continue }
+                guard let snapshot = found[model.persistentModelID] else {
+                    registered.remove(model.persistentModelID)
+                    data.isDeleted = true
+                    changed.remove(model)
+                    continue
+                }
+                do {
+                    for slot in try refresh(data, from: snapshot, runtime: try runtime(for: data.entityName), partial: true) {
+                        notifyObservers(of: model, slot: slot)
+                    }
+                } catch {
+                    StrataLog.logger.error("\(model.persistentModelID), changed by another process, could not be refreshed: \(error)")
+                }
             }
         }
     }

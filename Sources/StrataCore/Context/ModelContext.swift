@@ -135,10 +135,11 @@ public final class ModelContext: Equatable {
     /// The models deleted since the last save.
     public var deletedModelsArray: [any PersistentModel] { deleted.models }
 
-    /// Applies changes other contexts saved, and closes the undo group of the changes made
-    /// since the last call (see ``undoManager``).
+    /// Applies changes other contexts saved, notices stores another process changed
+    /// (refreshing the registered models of those), and closes the undo group of the
+    /// changes made since the last call (see ``undoManager``).
     public func processPendingChanges() {
-        applyInbox()
+        catchUp()
         closeUndoEventGroup()
     }
 

@@ -19,7 +19,7 @@ import Observation
 /// observers; saves of other entities do not. The refetch happens when ``results`` is next
 /// read, on the reader's thread, which must be the context's, with the same predicate, sort
 /// and window. Changes another process commits to a SQLite store count once a context of
-/// this container notices them.
+/// this container notices them (at its next fetch).
 public final class ResultsObserver<Element, SectionTitle>: Observable, StaleMarking where Element: PersistentModel, SectionTitle: Hashable {
     /// The context the results are fetched in.
     public let modelContext: ModelContext
@@ -67,6 +67,7 @@ public final class ResultsObserver<Element, SectionTitle>: Observable, StaleMark
     private var current: FetchResultsCollection<Element>
     private let state = Locked(State())
     private var token: (any NSObjectProtocol)?
+    private var externalToken: (any NSObjectProtocol)?
 
     private struct State {
         var isStale = false
@@ -90,12 +91,16 @@ public final class ResultsObserver<Element, SectionTitle>: Observable, StaleMark
             // the refetch happens when the results are read.
             weak.target?.invalidate()
         }
+        externalToken = NotificationCenter.default.addObserver(forName: ContainerCore.changedElsewhere, object: core, queue: nil) { note in
+            guard let names = note.userInfo?[ContainerCore.entityNamesKey] as? Set<String>, names.contains(entityName) else { return }
+            weak.target?.invalidate()
+        }
     }
 
 
 
     deinit {
-        if let token { NotificationCenter.default.removeObserver(token) }
+        for token in [token, externalToken].compactMap({ $0 }) { NotificationCenter.default.removeObserver(token) }
         Self.wake(state)
     }
 

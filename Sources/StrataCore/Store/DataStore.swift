@@ -134,6 +134,20 @@ public protocol DataStoreBatching: DataStore {
 /// every property of the model, as SwiftData's `DataStore` API promises.
 public protocol DataStorePartialUpdating: DataStore where Snapshot == DefaultSnapshot {}
 
+/// A store that notices commits it did not make: another process's, or another container's
+/// opened on the same data.
+///
+/// Before a context fetches, the core asks for ``externalChangeCount()``. When it differs
+/// from the last answer, every context of the container refreshes the models it registered
+/// from the store (unchanged ones take the stored values, vanished ones read as deleted).
+public protocol DataStoreExternalChangeDetecting: DataStore {
+    /// A number that changes whenever someone other than this store commits to its data,
+    /// and not for the store's own saves. It is only compared between calls.
+    ///
+    /// - Throws: The store's error; the core then assumes no change.
+    func externalChangeCount() throws -> Int64
+}
+
 /// A store that can describe how it would run a fetch, for ``ModelContext/explain(_:)``.
 public protocol DataStoreExplaining: DataStore {
     /// How the store runs `request`: what it filters, sorts and windows itself (SQL, plans).
