@@ -2,8 +2,8 @@
 SWIFT ?= swift
 
 # What runs a second time under ThreadSanitizer: the model actors and every store's
-# conformance suite (its concurrent-save checks included).
-TSAN_FILTER ?= ModelActorConcurrencyTests|ConformanceTests|ValueTransformerTests
+# conformance suite (its concurrent-save checks included), observed queries and autosave.
+TSAN_FILTER ?= ModelActorConcurrencyTests|ConformanceTests|ValueTransformerTests|ResultsObserverTests|AutosaveTests
 
 .PHONY: demo test test-tsan system-packages
 
