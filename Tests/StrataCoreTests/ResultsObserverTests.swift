@@ -102,4 +102,50 @@ import Testing
         try insert(["Charlie"])
         #expect(await waiting.value == ["Alpha", "Bravo", "Charlie"])
     }
+
+    @Test func sectionsGroupTheResultsByTheirTitleInSortedOrder() throws {
+        try insert(["Delta", "Alpha"], destination: "Sweden")
+        try insert(["Charlie", "Bravo"], destination: "Norway")
+        let observer = try ResultsObserver<Trip, String>(
+            sortBy: [SortDescriptor(\.name, order: .reverse)], sectionBy: \.destination, modelContainer: container)
+        #expect(observer.fetchDescriptor.sortBy.count == 2, "the section sort was not put first")
+        let sections = try #require(observer.sections)
+        #expect(sections.sectionTitles == ["Norway", "Sweden"])
+        #expect(sections.map { $0.map(\.name) } == [["Charlie", "Bravo"], ["Delta", "Alpha"]])
+        #expect(sections[sectionTitle: "Sweden"]?.count == 2)
+        #expect(sections[sectionTitle: "Sweden"]?.id == "Sweden")
+        #expect(sections[sectionTitle: "Iceland"] == nil)
+
+        // A new sort keeps the sections together; a save regroups.
+        observer.sortBy = [SortDescriptor(\.name)]
+        #expect(observer.sections?.map { $0.map(\.name) } == [["Bravo", "Charlie"], ["Alpha", "Delta"]])
+        try insert(["Echo"], destination: "Iceland")
+        #expect(observer.sections?.sectionTitles == ["Iceland", "Norway", "Sweden"])
+        #expect(observer.sectionBy == \Trip.destination)
+    }
+
+    @Test func anOptionalSectionTitleGroupsNilUnderTheEmptyTitle() throws {
+        let container = try ModelContainer(for: Errand.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        for (title, place) in [("post", "Town"), ("walk", nil), ("bank", "Town"), ("read", nil)] {
+            context.insert(Errand(title: title, place: place))
+        }
+        try context.save()
+        let observer = try ResultsObserver<Errand, String>(sortBy: [SortDescriptor(\.title)], sectionBy: \.place, modelContext: context)
+        #expect(observer.sections?.sectionTitles == ["", "Town"])
+        #expect(observer.sections?.map { $0.map(\.title) } == [["read", "walk"], ["bank", "post"]])
+        let plain = try ResultsObserver<Errand, Never>(modelContext: context)
+        #expect(plain.sections == nil)
+        #expect(plain.sectionBy == nil)
+    }
+}
+
+@Model final class Errand {
+    var title: String
+    var place: String?
+
+    init(title: String, place: String?) {
+        self.title = title
+        self.place = place
+    }
 }

@@ -37,12 +37,30 @@ public final class ResultsObserver<Element, SectionTitle>: Observable, StaleMark
     }
 
     /// The sort of ``fetchDescriptor``; setting it refetches.
+    ///
+    /// With sectioning, the sort by ``sectionBy`` comes first, and setting a sort that does
+    /// not start with it puts it in front again, so each section's models are contiguous.
     public var sortBy: [SortDescriptor<Element>] {
         get { fetchDescriptor.sortBy }
         set {
-            fetchDescriptor.sortBy = newValue
+            fetchDescriptor.sortBy = sectioning?.sorted(newValue) ?? newValue
             invalidate()
         }
+    }
+
+    /// The key path the results are grouped by, or `nil` without sectioning.
+    public var sectionBy: PartialKeyPath<Element>? { sectioning?.keyPath }
+
+    /// The results grouped by ``sectionBy``, in the order each title first appears in the
+    /// sorted results; `nil` when the observer was made without `sectionBy`
+    /// (`SectionTitle == Never`).
+    public var sections: SectionedResults<Element, SectionTitle>? {
+        guard let sectioning else { return nil }
+        let models = results
+        if let cached = currentSections { return cached }
+        let grouped = SectionedResults(models: models, title: sectioning.title)
+        currentSections = grouped
+        return grouped
     }
 
     /// The current results, refetched first when a relevant save made them stale.
@@ -64,7 +82,11 @@ public final class ResultsObserver<Element, SectionTitle>: Observable, StaleMark
 
     private let registrar = ObservationRegistrar()
     private let entityName: String
-    private var current: FetchResultsCollection<Element>
+    private var current: FetchResultsCollection<Element> {
+        didSet { currentSections = nil }
+    }
+    private var currentSections: SectionedResults<Element, SectionTitle>?
+    private let sectioning: Sectioning?
     private let state = Locked(State())
     private var token: (any NSObjectProtocol)?
     private var externalToken: (any NSObjectProtocol)?
@@ -75,9 +97,25 @@ public final class ResultsObserver<Element, SectionTitle>: Observable, StaleMark
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private init(fetchDescriptor: FetchDescriptor<Element>, modelContext: ModelContext) throws {
+    /// How results are grouped: the key path, a title for each model, and the sort that
+    /// keeps each section's models together.
+    struct Sectioning {
+        let keyPath: PartialKeyPath<Element>
+        let title: (Element) -> SectionTitle
+        let sort: SortDescriptor<Element>
+
+        /// `sortBy` with the section sort in front.
+        func sorted(_ sortBy: [SortDescriptor<Element>]) -> [SortDescriptor<Element>] {
+            sortBy.first == sort ? sortBy : [sort] + sortBy
+        }
+    }
+
+    private init(fetchDescriptor: FetchDescriptor<Element>, sectioning: Sectioning?, modelContext: ModelContext) throws {
+        var fetchDescriptor = fetchDescriptor
+        if let sectioning { fetchDescriptor.sortBy = sectioning.sorted(fetchDescriptor.sortBy) }
         self.modelContext = modelContext
         self.fetchDescriptor = fetchDescriptor
+        self.sectioning = sectioning
         entityName = Schema.entityName(for: Element.self)
         current = FetchResultsCollection(models: try modelContext.fetch(fetchDescriptor))
         let core = modelContext.core
@@ -96,8 +134,6 @@ public final class ResultsObserver<Element, SectionTitle>: Observable, StaleMark
             weak.target?.invalidate()
         }
     }
-
-
 
     deinit {
         for token in [token, externalToken].compactMap({ $0 }) { NotificationCenter.default.removeObserver(token) }
@@ -189,7 +225,7 @@ extension ResultsObserver where SectionTitle == Never {
         fetchDescriptor: FetchDescriptor<Element> = FetchDescriptor<Element>(), modelContext: ModelContext,
         isolation: isolated (any Actor)? = #isolation
     ) throws {
-        try self.init(fetchDescriptor: fetchDescriptor, modelContext: modelContext)
+        try self.init(fetchDescriptor: fetchDescriptor, sectioning: nil, modelContext: modelContext)
     }
 
     /// Observes the models that match `filterBy`, sorted by `sortBy`, in `modelContext`.
@@ -199,7 +235,7 @@ extension ResultsObserver where SectionTitle == Never {
         filterBy: Predicate<Element>? = nil, sortBy: [SortDescriptor<Element>]? = nil, modelContext: ModelContext,
         isolation: isolated (any Actor)? = #isolation
     ) throws {
-        try self.init(fetchDescriptor: FetchDescriptor(predicate: filterBy, sortBy: sortBy ?? []), modelContext: modelContext)
+        try self.init(fetchDescriptor: FetchDescriptor(predicate: filterBy, sortBy: sortBy ?? []), sectioning: nil, modelContext: modelContext)
     }
 
     /// Observes the results of `fetchDescriptor` in a new context of `modelContainer`.
@@ -209,7 +245,7 @@ extension ResultsObserver where SectionTitle == Never {
         fetchDescriptor: FetchDescriptor<Element> = FetchDescriptor<Element>(), modelContainer: ModelContainer,
         isolation: isolated (any Actor)? = #isolation
     ) throws {
-        try self.init(fetchDescriptor: fetchDescriptor, modelContext: ModelContext(modelContainer))
+        try self.init(fetchDescriptor: fetchDescriptor, sectioning: nil, modelContext: ModelContext(modelContainer))
     }
 
     /// Observes the models that match `filterBy`, sorted by `sortBy`, in a new context of `modelContainer`.
@@ -219,8 +255,120 @@ extension ResultsObserver where SectionTitle == Never {
         filterBy: Predicate<Element>? = nil, sortBy: [SortDescriptor<Element>]? = nil, modelContainer: ModelContainer,
         isolation: isolated (any Actor)? = #isolation
     ) throws {
-        try self.init(fetchDescriptor: FetchDescriptor(predicate: filterBy, sortBy: sortBy ?? []), modelContext: ModelContext(modelContainer))
+        try self.init(fetchDescriptor: FetchDescriptor(predicate: filterBy, sortBy: sortBy ?? []), sectioning: nil, modelContext: ModelContext(modelContainer))
     }
+}
+
+extension ResultsObserver where SectionTitle == String {
+    /// Observes the results of `fetchDescriptor` in `modelContext`, grouped by `sectionBy`.
+    ///
+    /// - Throws: The error of the first fetch.
+    public convenience init(
+        fetchDescriptor: FetchDescriptor<Element> = FetchDescriptor<Element>(), sectionBy: KeyPath<Element, String>,
+        modelContext: ModelContext, isolation: isolated (any Actor)? = #isolation
+    ) throws {
+        try self.init(fetchDescriptor: fetchDescriptor, sectioning: Self.sectioning(sectionBy), modelContext: modelContext)
+    }
+
+    /// Observes the results of `fetchDescriptor` in `modelContext`, grouped by the optional
+    /// `sectionBy`; models whose title is `nil` share the section titled `""`.
+    ///
+    /// - Throws: The error of the first fetch.
+    public convenience init(
+        fetchDescriptor: FetchDescriptor<Element> = FetchDescriptor<Element>(), sectionBy: KeyPath<Element, String?>,
+        modelContext: ModelContext, isolation: isolated (any Actor)? = #isolation
+    ) throws {
+        try self.init(fetchDescriptor: fetchDescriptor, sectioning: Self.sectioning(sectionBy), modelContext: modelContext)
+    }
+
+    /// Observes the models that match `filterBy`, sorted by `sortBy` within each section of
+    /// `sectionBy`, in `modelContext`.
+    ///
+    /// - Throws: The error of the first fetch.
+    public convenience init(
+        filterBy: Predicate<Element>? = nil, sortBy: [SortDescriptor<Element>]? = nil, sectionBy: KeyPath<Element, String>,
+        modelContext: ModelContext, isolation: isolated (any Actor)? = #isolation
+    ) throws {
+        try self.init(
+            fetchDescriptor: FetchDescriptor(predicate: filterBy, sortBy: sortBy ?? []), sectioning: Self.sectioning(sectionBy),
+            modelContext: modelContext)
+    }
+
+    /// Observes the models that match `filterBy`, sorted by `sortBy` within each section of
+    /// the optional `sectionBy`, in `modelContext`; a `nil` title is the section `""`.
+    ///
+    /// - Throws: The error of the first fetch.
+    public convenience init(
+        filterBy: Predicate<Element>? = nil, sortBy: [SortDescriptor<Element>]? = nil, sectionBy: KeyPath<Element, String?>,
+        modelContext: ModelContext, isolation: isolated (any Actor)? = #isolation
+    ) throws {
+        try self.init(
+            fetchDescriptor: FetchDescriptor(predicate: filterBy, sortBy: sortBy ?? []), sectioning: Self.sectioning(sectionBy),
+            modelContext: modelContext)
+    }
+
+    /// Observes the results of `fetchDescriptor` in a new context of `modelContainer`,
+    /// grouped by `sectionBy`.
+    ///
+    /// - Throws: The error of the first fetch.
+    public convenience init(
+        fetchDescriptor: FetchDescriptor<Element> = FetchDescriptor<Element>(), sectionBy: KeyPath<Element, String>,
+        modelContainer: ModelContainer, isolation: isolated (any Actor)? = #isolation
+    ) throws {
+        try self.init(fetchDescriptor: fetchDescriptor, sectioning: Self.sectioning(sectionBy), modelContext: ModelContext(modelContainer))
+    }
+
+    /// Observes the results of `fetchDescriptor` in a new context of `modelContainer`,
+    /// grouped by the optional `sectionBy`; a `nil` title is the section `""`.
+    ///
+    /// - Throws: The error of the first fetch.
+    public convenience init(
+        fetchDescriptor: FetchDescriptor<Element> = FetchDescriptor<Element>(), sectionBy: KeyPath<Element, String?>,
+        modelContainer: ModelContainer, isolation: isolated (any Actor)? = #isolation
+    ) throws {
+        try self.init(fetchDescriptor: fetchDescriptor, sectioning: Self.sectioning(sectionBy), modelContext: ModelContext(modelContainer))
+    }
+
+    /// Observes the models that match `filterBy`, sorted by `sortBy` within each section of
+    /// `sectionBy`, in a new context of `modelContainer`.
+    ///
+    /// - Throws: The error of the first fetch.
+    public convenience init(
+        filterBy: Predicate<Element>? = nil, sortBy: [SortDescriptor<Element>]? = nil, sectionBy: KeyPath<Element, String>,
+        modelContainer: ModelContainer, isolation: isolated (any Actor)? = #isolation
+    ) throws {
+        try self.init(
+            fetchDescriptor: FetchDescriptor(predicate: filterBy, sortBy: sortBy ?? []), sectioning: Self.sectioning(sectionBy),
+            modelContext: ModelContext(modelContainer))
+    }
+
+    /// Observes the models that match `filterBy`, sorted by `sortBy` within each section of
+    /// the optional `sectionBy`, in a new context of `modelContainer`; a `nil` title is the
+    /// section `""`.
+    ///
+    /// - Throws: The error of the first fetch.
+    public convenience init(
+        filterBy: Predicate<Element>? = nil, sortBy: [SortDescriptor<Element>]? = nil, sectionBy: KeyPath<Element, String?>,
+        modelContainer: ModelContainer, isolation: isolated (any Actor)? = #isolation
+    ) throws {
+        try self.init(
+            fetchDescriptor: FetchDescriptor(predicate: filterBy, sortBy: sortBy ?? []), sectioning: Self.sectioning(sectionBy),
+            modelContext: ModelContext(modelContainer))
+    }
+
+    private static func sectioning(_ keyPath: KeyPath<Element, String>) -> Sectioning {
+        Sectioning(keyPath: keyPath, title: { $0[keyPath: keyPath] }, sort: SortDescriptor(assumeSendable(keyPath)))
+    }
+
+    private static func sectioning(_ keyPath: KeyPath<Element, String?>) -> Sectioning {
+        Sectioning(keyPath: keyPath, title: { $0[keyPath: keyPath] ?? "" }, sort: SortDescriptor(assumeSendable(keyPath)))
+    }
+}
+
+/// `keyPath` as the Sendable key path `SortDescriptor` asks for. Key paths are immutable;
+/// SwiftData's `sectionBy:` parameters are plain `KeyPath`s.
+private func assumeSendable<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> KeyPath<Root, Value> & Sendable {
+    unsafeBitCast(keyPath, to: (KeyPath<Root, Value> & Sendable).self)
 }
 
 extension FetchResultsCollection {
