@@ -14,7 +14,7 @@ import Synchronization
 /// (``DataStorePartialUpdating``); the others, and members the schema does not name, are
 /// kept. A document that cannot be read makes opening fail with a
 /// ``JSONStoreError`` naming the file, and the file stays as it was.
-public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining, DataStorePartialUpdating, Sendable {
+public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, DataStoreExplaining, DataStorePartialUpdating, Sendable {
     /// The store's configuration.
     public let configuration: JSONStoreConfiguration
     /// The models this store holds.
@@ -53,9 +53,21 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
         self.file = file
         self.layouts = layouts
         let initial: State
+        var migrated = false
         if let (bytes, identity) = try file.read() {
             let document = try JSONDocument.parse(bytes, file: file.path)
-            initial = State(contents: try JSONStoreFormat.read(document, layouts: layouts), identity: identity)
+            var change = JSONStoreFormat.SchemaChange()
+            if let recorded = try JSONStoreFormat.recordedSchema(document) {
+                if recorded.version > schema.version && migrationPlan == nil {
+                    throw SwiftDataError.backwardMigration.with(
+                        details: "\(file.path) was written by schema version \(recorded.version); this app's schema is \(schema.version)")
+                }
+                if !recorded.hasSameStructure(as: schema) { change = JSONStoreFormat.SchemaChange(from: recorded, to: schema) }
+                migrated = recorded != schema
+            }
+            let contents = try JSONStoreFormat.read(document, layouts: layouts, change: change)
+            if migrated { try Self.checkUniqueness(contents, layouts: layouts, schema: schema, file: file.path) }
+            initial = State(contents: contents, identity: identity)
         } else {
             var contents = JSONStoreContents(storeIdentifier: UUID().uuidString)
             for layout in layouts { contents.tables[layout.name] = JSONStoreContents.Table() }
@@ -63,6 +75,32 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
         }
         self.identifier = initial.contents.storeIdentifier
         self.state = Locked(initial)
+        // A document written with another schema is rewritten with this one at once, so that
+        // a migration's lightweight step is on disk when the store opens.
+        if migrated && configuration.allowsSave {
+            var next = initial
+            try write(&next)
+            state.withLock { $0 = next }
+        }
+    }
+
+    /// Refuses contents that break one of the schema's unique constraints, as a document
+    /// written before a constraint existed may.
+    ///
+    /// - Throws: ``SwiftDataError/modelValidationFailure`` naming the entity and the constraint.
+    private static func checkUniqueness(_ contents: JSONStoreContents, layouts: [JSONEntityLayout], schema: Schema, file: String) throws {
+        for layout in layouts {
+            guard let entity = schema.entitiesByName[layout.name], let records = contents.tables[layout.name]?.records else { continue }
+            for constraint in entity.uniquenessConstraints {
+                let positions = constraint.compactMap { layout.positions[$0] }
+                guard positions.count == constraint.count else { continue }
+                var seen = Set<[PersistentValue]>()
+                for record in records where !seen.insert(positions.map { record.snapshot.values[$0] }).inserted {
+                    throw SwiftDataError.modelValidationFailure.with(
+                        details: "\(file): the unique constraint on \(layout.name) (\(constraint.joined(separator: ", "))) does not hold for the stored records, which have duplicates; remove them in a custom migration stage's willMigrate first")
+                }
+            }
+        }
     }
 
     // MARK: Fetching
@@ -196,7 +234,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreExplaining,
     private func write(_ state: inout State) throws {
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         let document = try JSONStoreFormat.write(
-            state.contents, layouts: layouts, schemaVersion: schema.version.description, file: file.path)
+            state.contents, layouts: layouts, schema: schema, file: file.path)
         let expected = state.identity
         state.identity = try document.withSerialized { try file.replace(with: $0, expecting: expected) }
     }

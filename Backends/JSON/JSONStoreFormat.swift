@@ -5,7 +5,8 @@ import StrataCore
 ///
 /// ```json
 /// {"format": "strata-json", "formatVersion": 1, "schemaVersion": "1.0.0",
-///  "storeIdentifier": "…", "nextKey": 9, "entities": {"Trip": [{"id": "1", "name": "Kyoto", …}]}}
+///  "storeIdentifier": "…", "nextKey": 9, "entities": {"Trip": [{"id": "1", "name": "Kyoto", …}]},
+///  "schema": {…}}
 /// ```
 /// The StrataCore catalog's "JSON store format" article describes every rule.
 enum JSONStoreFormat {
@@ -14,13 +15,28 @@ enum JSONStoreFormat {
     /// The newest `formatVersion` this store reads, and the one it writes.
     static let version = 1
     /// The top-level members the format defines; others are kept as they are.
-    static let definedMembers: Set<String> = ["format", "formatVersion", "schemaVersion", "storeIdentifier", "nextKey", "entities"]
+    static let definedMembers: Set<String> = ["format", "formatVersion", "schemaVersion", "schema", "storeIdentifier", "nextKey", "entities"]
+
+    /// The schema a document records in its `schema` member, or `nil` when it records none.
+    ///
+    /// - Throws: ``JSONStoreError/wrongShape(file:path:reason:)`` when the member is not a schema.
+    static func recordedSchema(_ document: JSONDocument) throws -> Schema? {
+        guard let member = document.rootNode.member("schema") else { return nil }
+        do {
+            return try JSONDecoder().decode(Schema.self, from: Data(member.plainText))
+        } catch {
+            throw JSONStoreError.wrongShape(file: document.file, path: "schema", reason: "not a schema Strata wrote: \(error)")
+        }
+    }
 
     /// Reads a parsed document.
     ///
     /// - Throws: ``JSONStoreError/wrongShape(file:path:reason:)`` naming the first value that
     ///   does not fit, or ``JSONStoreError/unsupportedFormatVersion(file:version:)``.
-    static func read(_ document: JSONDocument, layouts: [JSONEntityLayout]) throws -> JSONStoreContents {
+    /// With a `change`, the document was written with an older schema: renamed properties are
+    /// read from their former members, and the members and entities the schema no longer has
+    /// are dropped rather than kept as unknown.
+    static func read(_ document: JSONDocument, layouts: [JSONEntityLayout], change: SchemaChange = SchemaChange()) throws -> JSONStoreContents {
         let file = document.file
         func wrong(_ path: String, _ reason: String) -> JSONStoreError { .wrongShape(file: file, path: path, reason: reason) }
         let root = document.rootNode
@@ -53,12 +69,16 @@ enum JSONStoreFormat {
         let idKey = try document.key("id")
         try entities.forEachMember { entityName, records in
             guard let layout = layoutsByName[entityName] else {
+                if change.retiredEntities.contains(entityName) { return }
                 contents.unknownEntities.append((entityName, records.plainText))
                 return
             }
             guard records.isArray else { throw wrong("entities.\(entityName)", "expected an array of records, found \(records.typeName)") }
+            let renamed = change.renames[entityName] ?? [:]
             let (table, highest) = try readRecords(
-                records, layout: layout, keys: layout.propertyNames.map { try document.key($0) }, idKey: idKey, coding: coding)
+                records, layout: layout, keys: layout.propertyNames.map { try document.key($0) },
+                formerKeys: layout.propertyNames.map { name in try renamed[name].map { try document.key($0) } },
+                retired: change.retiredMembers[entityName] ?? [], idKey: idKey, coding: coding)
             highestKey = max(highestKey, highest)
             contents.tables[entityName] = table
         }
@@ -70,9 +90,34 @@ enum JSONStoreFormat {
         return contents
     }
 
+    /// How a document written with one schema is read with another.
+    struct SchemaChange {
+        /// Per entity, property name → the member that held it before a rename.
+        var renames: [String: [String: String]] = [:]
+        /// Per entity, members of properties the new schema does not have.
+        var retiredMembers: [String: Set<String>] = [:]
+        /// Entities the new schema does not have.
+        var retiredEntities: Set<String> = []
+
+        /// No change.
+        init() {}
+
+        init(from stored: Schema, to schema: Schema) {
+            renames = schema.propertyRenames(from: stored)
+            for old in stored.entities {
+                guard let entity = schema.entitiesByName[old.name] else {
+                    retiredEntities.insert(old.name)
+                    continue
+                }
+                retiredMembers[old.name] = Set(old.storedPropertyNames).subtracting(entity.storedPropertyNames)
+            }
+        }
+    }
+
     /// Reads the array of one entity's records, returning them and their largest key.
     private static func readRecords(
-        _ records: JSONNode, layout: JSONEntityLayout, keys: [JSONDocument.Key], idKey: JSONDocument.Key, coding: JSONValueCoding
+        _ records: JSONNode, layout: JSONEntityLayout, keys: [JSONDocument.Key], formerKeys: [JSONDocument.Key?],
+        retired: Set<String>, idKey: JSONDocument.Key, coding: JSONValueCoding
     ) throws -> (JSONStoreContents.Table, Int64) {
         let entityName = layout.name
         let names = layout.propertyNames
@@ -93,7 +138,7 @@ enum JSONStoreFormat {
             values.reserveCapacity(keys.count)
             var found = 1
             for position in keys.indices {
-                guard let node = object.member(keys[position]) else {
+                guard let node = object.member(keys[position]) ?? formerKeys[position].flatMap({ object.member($0) }) else {
                     switch roles[position] {
                     case .toOne: values.append(.null)
                     case .toMany: values.append(.identifiers([]))
@@ -108,7 +153,9 @@ enum JSONStoreFormat {
             var unknown: [(key: String, json: [UInt8])] = []
             if object.count > found {
                 object.forEachMember { member, node in
-                    if member != "id" && layout.positions[member] == nil { unknown.append((member, node.plainText)) }
+                    if member != "id" && layout.positions[member] == nil && !retired.contains(member) {
+                        unknown.append((member, node.plainText))
+                    }
                 }
             }
             let identifier = try PersistentIdentifier.identifier(for: coding.storeIdentifier, entityName: entityName, primaryKey: key)
@@ -124,12 +171,12 @@ enum JSONStoreFormat {
     /// Writes `contents` as a new document.
     ///
     /// - Throws: ``JSONStoreError/unrepresentableValue(file:path:reason:)`` or a json-c failure.
-    static func write(_ contents: JSONStoreContents, layouts: [JSONEntityLayout], schemaVersion: String, file: String) throws -> JSONDocument {
+    static func write(_ contents: JSONStoreContents, layouts: [JSONEntityLayout], schema: Schema, file: String) throws -> JSONDocument {
         let document = try JSONDocument.emptyObject(file: file)
         let root = document.rootNode
         try document.add(.string(name), forKey: document.key("format"), to: root)
         try document.add(.int(Int64(version)), forKey: document.key("formatVersion"), to: root)
-        try document.add(.string(schemaVersion), forKey: document.key("schemaVersion"), to: root)
+        try document.add(.string(schema.version.description), forKey: document.key("schemaVersion"), to: root)
         try document.add(.string(contents.storeIdentifier), forKey: document.key("storeIdentifier"), to: root)
         try document.add(.int(contents.nextKey), forKey: document.key("nextKey"), to: root)
         for (member, json) in contents.unknownMembers {
@@ -162,6 +209,10 @@ enum JSONStoreFormat {
         for (name, json) in contents.unknownEntities {
             try document.add(.json(json), forKey: document.key(name), to: entities)
         }
+        // Last, so that the models come first for a reader of the file.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try document.add(.json(Array(try encoder.encode(schema))), forKey: document.key("schema"), to: root)
         return document
     }
 }

@@ -9,7 +9,7 @@ enum SQLiteMetadata {
     /// - Returns: The store identifier recorded in the database.
     /// - Throws: As ``SQLiteStore/init(_:migrationPlan:)``; nothing is written unless every check passes.
     static func prepare(
-        _ connection: SQLiteConnection, mapping: SQLiteSchemaMapping, schema: Schema, allowsSave: Bool, path: String
+        _ connection: SQLiteConnection, mapping: SQLiteSchemaMapping, schema: Schema, allowsSave: Bool, allowsBackward: Bool, path: String
     ) throws -> String {
         let tables = try stringColumn(connection, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         let metadata = SQLiteSchemaWriter.metadataTable
@@ -29,17 +29,16 @@ enum SQLiteMetadata {
         guard values["format"] == SQLiteSchemaWriter.formatVersion else {
             throw SQLiteStoreError.unsupportedFormat(path: path, version: values["format"] ?? "unknown")
         }
-        guard let identifier = values["storeIdentifier"], let schemaText = values["schema"],
-            let stored = try? JSONDecoder().decode(Schema.self, from: Data(schemaText.utf8))
-        else {
+        guard let identifier = values["storeIdentifier"], let stored = try recordedSchema(values, path: path) else {
             throw SwiftDataError.unknownSchema.with(details: "\(path) has no readable schema record")
         }
-        if stored.version > schema.version {
+        if stored.version > schema.version && !allowsBackward {
             throw SwiftDataError.backwardMigration.with(
                 details: "\(path) was written by schema version \(stored.version); this app's schema is \(schema.version)")
         }
-        let changes = try additiveChanges(from: stored, to: schema, mapping: mapping, path: path)
-        guard !changes.isEmpty || stored.version != schema.version || stored != schema else { return identifier }
+        let changes = stored.hasSameStructure(as: schema)
+            ? [] : try SQLiteLightweightMigration(stored: stored, schema: schema, mapping: mapping, path: path).steps()
+        guard !changes.isEmpty || stored != schema else { return identifier }
         guard allowsSave else {
             if changes.isEmpty { return identifier }
             throw SQLiteStoreError.readOnly(path: path)
@@ -51,59 +50,32 @@ enum SQLiteMetadata {
         return identifier
     }
 
-    /// The steps that bring a database written with `stored` to `schema`: new tables, join
-    /// tables, indexes and columns. Anything else is not a lightweight change.
-    private static func additiveChanges(
-        from stored: Schema, to schema: Schema, mapping: SQLiteSchemaMapping, path: String
-    ) throws -> [(SQLiteConnection) throws -> Void] {
-        var changes: [(SQLiteConnection) throws -> Void] = []
-        let storedMapping = SQLiteSchemaMapping(schema: stored)
-        for table in mapping.orderedTables {
-            guard let old = storedMapping.tables[table.entityName] else {
-                changes.append { try $0.execute(SQLiteSchemaWriter.createTable(table, mapping: mapping)) }
-                continue
-            }
-            let oldColumns = Dictionary(old.columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            for column in table.columns {
-                if let previous = oldColumns[column.name] {
-                    guard previous.kind == column.kind else {
-                        throw SwiftDataError.unknownSchema.with(
-                            details: "\(path): \(table.entityName).\(column.name) changed from \(previous.kind.rawValue) to \(column.kind.rawValue), which needs a migration stage")
-                    }
-                    continue
-                }
-                let fill = try defaultValue(for: column, table: table, schema: schema, path: path)
-                changes.append { connection in
-                    try connection.execute("ALTER TABLE \(SQLIdentifier.quote(table.tableName)) ADD COLUMN \(SQLiteSchemaWriter.columnDefinition(column, mapping: mapping))")
-                    if let fill {
-                        let statement = try connection.prepare(SQLiteWriteStatements.fill(table, column: column.name))
-                        try statement.bind([fill])
-                        try statement.run()
-                    }
-                }
-            }
+    /// The schema a database records, or `nil` when it records none.
+    ///
+    /// - Throws: ``SwiftDataError/unknownSchema`` when the record is not a schema.
+    private static func recordedSchema(_ values: [String: String], path: String) throws -> Schema? {
+        guard let text = values["schema"] else { return nil }
+        do {
+            return try JSONDecoder().decode(Schema.self, from: Data(text.utf8))
+        } catch {
+            throw SwiftDataError.unknownSchema.with(details: "\(path) records a schema that cannot be read: \(error)")
         }
-        if !changes.isEmpty || stored != schema {
-            changes.append { connection in
-                for statement in SQLiteSchemaWriter.createStatements(mapping) { try connection.execute(statement) }
-            }
-        }
-        return changes
     }
 
-    private static func defaultValue(
-        for column: SQLiteSchemaMapping.Column, table: SQLiteSchemaMapping.Table, schema: Schema, path: String
-    ) throws -> SQLiteValue? {
-        if column.isOptional { return nil }
-        let attribute = schema.entitiesByName[table.entityName]?.attributesByName[column.name]
-        if let value = attribute?.defaultValue as? any PersistentAttributeValue {
-            return SQLiteValueCodec.encode(value.persistentValue, storeIdentifier: "")
+    /// The schema an existing Strata database was last written with, read without writing;
+    /// `nil` for an empty database.
+    ///
+    /// - Throws: As ``prepare(_:mapping:schema:allowsSave:allowsBackward:path:)`` for a file
+    ///   that is not a Strata database.
+    static func storedSchema(_ connection: SQLiteConnection, path: String) throws -> Schema? {
+        let tables = try stringColumn(connection, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        if tables.isEmpty { return nil }
+        guard tables.contains(SQLiteSchemaWriter.metadataTable) else { throw SQLiteStoreError.foreignDatabase(path: path, tables: tables) }
+        let values = try read(connection)
+        guard values["format"] == SQLiteSchemaWriter.formatVersion else {
+            throw SQLiteStoreError.unsupportedFormat(path: path, version: values["format"] ?? "unknown")
         }
-        if let raw = attribute?.defaultValue as? any RawRepresentable, let value = raw.rawValue as? any PersistentAttributeValue {
-            return SQLiteValueCodec.encode(value.persistentValue, storeIdentifier: "")
-        }
-        throw SwiftDataError.unknownSchema.with(
-            details: "\(path): \(table.entityName).\(column.name) is new and neither optional nor given a default value, so existing rows have no value for it")
+        return try recordedSchema(values, path: path)
     }
 
     private static func record(_ schema: Schema, in connection: SQLiteConnection) throws {

@@ -50,20 +50,27 @@ enum SQLiteSchemaWriter {
     }
 
     static func indexStatements(_ table: SQLiteSchemaMapping.Table) -> [String] {
-        var statements: [String] = []
+        indexes(table).map(\.sql)
+    }
+
+    /// The indexes of `table`: its unique constraints, `#Index`es and to-one columns.
+    static func indexes(_ table: SQLiteSchemaMapping.Table) -> [(name: String, sql: String, isUnique: Bool)] {
+        var indexes: [(name: String, sql: String, isUnique: Bool)] = []
         let tableName = SQLIdentifier.quote(table.tableName)
+        func add(_ name: String, _ columns: [String], unique: Bool) {
+            let list = columns.map(SQLIdentifier.quote).joined(separator: ", ")
+            let sql = "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(SQLIdentifier.quote(name)) ON \(tableName) (\(list))"
+            indexes.append((name, sql, unique))
+        }
         for constraint in table.uniqueConstraints {
-            let name = SQLIdentifier.quote("\(table.tableName)_unique_\(constraint.joined(separator: "_"))")
-            statements.append("CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(tableName) (\(constraint.map(SQLIdentifier.quote).joined(separator: ", ")))")
+            add("\(table.tableName)_unique_\(constraint.joined(separator: "_"))", constraint, unique: true)
         }
         for index in table.indices {
-            let name = SQLIdentifier.quote("\(table.tableName)_index_\(index.joined(separator: "_"))")
-            statements.append("CREATE INDEX IF NOT EXISTS \(name) ON \(tableName) (\(index.map(SQLIdentifier.quote).joined(separator: ", ")))")
+            add("\(table.tableName)_index_\(index.joined(separator: "_"))", index, unique: false)
         }
         for column in table.columns where column.kind == .identifier && !column.crossStore {
-            let name = SQLIdentifier.quote("\(table.tableName)_fk_\(column.name)")
-            statements.append("CREATE INDEX IF NOT EXISTS \(name) ON \(tableName) (\(SQLIdentifier.quote(column.name)))")
+            add("\(table.tableName)_fk_\(column.name)", [column.name], unique: false)
         }
-        return statements
+        return indexes
     }
 }

@@ -9,7 +9,7 @@ import StrataCore
 /// cannot express is refused with `preferInMemoryFilter`/`preferInMemorySort` so the core
 /// finishes it. An update writes only the columns its snapshot lists
 /// (``DataStorePartialUpdating``). See ``SQLiteSchemaMapping`` for the table layout.
-public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplaining, DataStorePartialUpdating, DataStoreExternalChangeDetecting,
+public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating, DataStoreExplaining, DataStorePartialUpdating, DataStoreExternalChangeDetecting,
     @unchecked Sendable
 {
     /// The configuration the store was opened with.
@@ -56,7 +56,8 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplainin
         try SQLiteFunctions.register(on: connection)
         // Checked before WAL is switched on: changing the journal mode rewrites the header,
         // and a file that is not ours must stay byte for byte as it was.
-        identifier = try SQLiteMetadata.prepare(connection, mapping: mapping, schema: schema, allowsSave: configuration.allowsSave, path: path)
+        identifier = try SQLiteMetadata.prepare(
+            connection, mapping: mapping, schema: schema, allowsSave: configuration.allowsSave, allowsBackward: migrationPlan != nil, path: path)
         if configuration.allowsSave && !memory { try Self.enableWAL(connection) }
         compiler = SQLiteQueryCompiler(mapping: mapping, storeIdentifier: identifier)
         externalStorage = memory ? nil : ExternalStorage(directory: URL(fileURLWithPath: path + ".external"))
@@ -68,15 +69,22 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreExplainin
         let url = configuration.url
         let manager = FileManager.default
         if manager.fileExists(atPath: url.path) {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            let header = try handle.read(upToCount: 16) ?? Data()
-            if !header.isEmpty && header != Data("SQLite format 3\0".utf8) {
-                throw SQLiteStoreError.notADatabase(path: url.path)
-            }
+            try checkHeader(url)
         } else {
             guard configuration.allowsSave else { throw SQLiteStoreError.readOnly(path: url.path) }
             try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+    }
+
+    /// Refuses a file that is neither empty nor a SQLite database, without changing it.
+    ///
+    /// - Throws: ``SQLiteStoreError/notADatabase(path:)``.
+    static func checkHeader(_ url: URL) throws {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        let header = try handle.read(upToCount: 16) ?? Data()
+        if !header.isEmpty && header != Data("SQLite format 3\0".utf8) {
+            throw SQLiteStoreError.notADatabase(path: url.path)
         }
     }
 

@@ -27,7 +27,11 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
     ///   ``SwiftDataError/duplicateConfiguration`` when two configurations share a name or both
     ///   claim the same model; ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` when a
     ///   configuration names a model the schema lacks; ``SwiftDataError/loadIssueModelContainer``
-    ///   when no configuration is given or a store fails to open (with the store's error).
+    ///   when no configuration is given or a store fails to open (with the store's error);
+    ///   ``SwiftDataError/backwardMigration`` or ``SwiftDataError/unknownSchema`` when a store's
+    ///   data was written with a schema the app cannot migrate from; and the error a custom
+    ///   migration stage's `willMigrate` or `didMigrate` throws, as it is. A migration that
+    ///   fails leaves the store's data as it was.
     public init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil, configurations: [any DataStoreConfiguration]) throws {
         try schema.validate()
         guard !configurations.isEmpty else {
@@ -48,6 +52,8 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
                 store = try Self.open(configured, migrationPlan: migrationPlan)
             } catch let error as SwiftDataError {
                 throw error
+            } catch let failure as SchemaMigrator.StageFailure {
+                throw failure.error
             } catch {
                 throw SwiftDataError.loadIssueModelContainer.with(
                     details: "the store of configuration \"\(configuration.name)\" could not be opened: \(error)")
@@ -194,6 +200,9 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
     private static func open<C: DataStoreConfiguration>(
         _ configuration: C, migrationPlan: (any SchemaMigrationPlan.Type)?
     ) throws -> any DataStore {
-        try C.Store(configuration, migrationPlan: migrationPlan)
+        if let migrationPlan, let migrating = C.Store.self as? any DataStoreMigrating.Type {
+            try migrating.migrate(configuration, plan: migrationPlan)
+        }
+        return try C.Store(configuration, migrationPlan: migrationPlan)
     }
 }
