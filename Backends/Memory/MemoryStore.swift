@@ -8,7 +8,7 @@ import Synchronization
 /// It is the reference for the behaviour every store shares: StrataTesting's conformance
 /// suite runs against it first. Updates may list only the changed properties
 /// (``DataStorePartialUpdating``); the others keep their stored values.
-public final class MemoryStore: DataStore, DataStoreBatching, DataStoreExplaining, DataStorePartialUpdating, @unchecked Sendable {
+public final class MemoryStore: DataStore, DataStoreBatching, HistoryProviding, DataStoreExplaining, DataStorePartialUpdating, @unchecked Sendable {
     /// The store's configuration.
     public let configuration: MemoryStoreConfiguration
     /// The models this store holds.
@@ -24,6 +24,9 @@ public final class MemoryStore: DataStore, DataStoreBatching, DataStoreExplainin
     private struct State {
         var records: [PersistentIdentifier: Record] = [:]
         var nextKey: Int64 = 1
+        /// One record per save, oldest first.
+        var history: [HistoryRecord] = []
+        var nextTransaction: Int64 = 1
     }
 
     private let state = Locked(State())
@@ -138,9 +141,33 @@ public final class MemoryStore: DataStore, DataStoreBatching, DataStoreExplainin
                 let id = snapshot.persistentIdentifier
                 guard next.records.removeValue(forKey: id) != nil else { throw missingModel(id) }
             }
+            next.history.append(HistoryRecord(
+                request, remappedIdentifiers: remapped, transactionIdentifier: next.nextTransaction, storeIdentifier: identifier,
+                schema: schema))
+            next.nextTransaction += 1
             state = next
             return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: remapped)
         }
+    }
+
+    // MARK: History
+
+    /// The transactions of the saves `descriptor` selects, from the store's memory.
+    ///
+    /// - Throws: The predicate's evaluation error.
+    public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
+        let records = state.withLock { $0.history }
+        return try HistoryQuery.run(descriptor, over: records.map { $0.transaction(schema: schema) })
+    }
+
+    /// Forgets the transactions `descriptor` selects.
+    ///
+    /// - Throws: The predicate's evaluation error.
+    public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
+        var unlimited = descriptor
+        unlimited.fetchLimit = 0
+        let doomed = Set(try fetchHistory(descriptor.fetchLimit == 0 ? unlimited : descriptor).map(\.id))
+        state.withLock { $0.history.removeAll { doomed.contains($0.transactionIdentifier) } }
     }
 
     /// `stored` with the values `changes` lists; properties `changes` does not list, or that
