@@ -164,9 +164,7 @@ public final class MemoryStore: DataStore, DataStoreBatching, HistoryProviding, 
     ///
     /// - Throws: The predicate's evaluation error.
     public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
-        var unlimited = descriptor
-        unlimited.fetchLimit = 0
-        let doomed = Set(try fetchHistory(descriptor.fetchLimit == 0 ? unlimited : descriptor).map(\.id))
+        let doomed = Set(try fetchHistory(descriptor).map(\.id))
         state.withLock { $0.history.removeAll { doomed.contains($0.transactionIdentifier) } }
     }
 

@@ -56,7 +56,7 @@ struct SQLiteLightweightMigration {
                     try createIndex(index.sql, isUnique: index.isUnique, table: table, name: index.name, on: connection)
                 }
             }
-            for statement in SQLiteSchemaWriter.createStatements(mapping) { try connection.execute(statement) }
+            for statement in SQLiteSchemaWriter.joinTableStatements(mapping) { try connection.execute(statement) }
         }
         return steps
     }

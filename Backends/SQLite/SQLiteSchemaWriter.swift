@@ -14,6 +14,12 @@ enum SQLiteSchemaWriter {
             statements.append(createTable(table, mapping: mapping))
             statements.append(contentsOf: indexStatements(table))
         }
+        return statements + joinTableStatements(mapping)
+    }
+
+    /// The statements that create the join tables of `mapping` and their indexes.
+    static func joinTableStatements(_ mapping: SQLiteSchemaMapping) -> [String] {
+        var statements: [String] = []
         for join in mapping.joinTables {
             let name = SQLIdentifier.quote(join.name)
             let source = SQLIdentifier.quote(join.sourceColumn)

@@ -102,6 +102,7 @@ extension SQLiteStore {
         try? FileManager.default.removeItem(at: externalDirectory(of: url))
     }
 
+    /// The folder of a database's `.externalStorage` files: `<file>.external` beside it.
     static func externalDirectory(of database: URL) -> URL {
         URL(fileURLWithPath: database.path + ".external")
     }

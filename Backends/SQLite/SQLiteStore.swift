@@ -60,7 +60,7 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
             connection, mapping: mapping, schema: schema, allowsSave: configuration.allowsSave, allowsBackward: migrationPlan != nil, path: path)
         if configuration.allowsSave && !memory { try Self.enableWAL(connection) }
         compiler = SQLiteQueryCompiler(mapping: mapping, storeIdentifier: identifier)
-        externalStorage = memory ? nil : ExternalStorage(directory: URL(fileURLWithPath: path + ".external"))
+        externalStorage = memory ? nil : ExternalStorage(directory: Self.externalDirectory(of: URL(fileURLWithPath: path)))
         writer = connection
         sharesWriterForReads = memory
     }

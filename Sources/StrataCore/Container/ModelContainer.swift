@@ -191,7 +191,8 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
         return result
     }
 
-    private static func withSchema<C: DataStoreConfiguration>(_ configuration: C, _ schema: Schema) -> C {
+    /// `configuration` holding `schema`.
+    static func withSchema<C: DataStoreConfiguration>(_ configuration: C, _ schema: Schema) -> C {
         var configured = configuration
         configured.schema = schema
         return configured

@@ -46,7 +46,7 @@ enum SchemaMigrator {
                 let old = versions[step.from].schema
                 let new = index == steps.count - 1 ? target : versions[step.to].schema
                 if let willMigrate = step.willMigrate { try run(willMigrate, on: copy, schema: old) }
-                _ = try Store(with(copy, schema: new), migrationPlan: plan)
+                _ = try Store(ModelContainer.withSchema(copy, new), migrationPlan: plan)
                 if let didMigrate = step.didMigrate { try run(didMigrate, on: copy, schema: new) }
             }
             try Store.replaceData(of: configuration, withWorkingCopy: copy)
@@ -101,7 +101,7 @@ enum SchemaMigrator {
     /// - Throws: The closure's own error as a ``StageFailure``, so that the container hands it
     ///   to the app as it is; the container's or the save's error otherwise.
     private static func run<C: DataStoreConfiguration>(_ body: (ModelContext) throws -> Void, on copy: C, schema: Schema) throws {
-        let container = try ModelContainer(for: schema, migrationPlan: nil, configurations: [with(copy, schema: schema)])
+        let container = try ModelContainer(for: schema, migrationPlan: nil, configurations: [ModelContainer.withSchema(copy, schema)])
         let context = ModelContext(container)
         do {
             try body(context)
@@ -114,12 +114,6 @@ enum SchemaMigrator {
     /// An error a custom stage's closure threw; ``ModelContainer`` rethrows ``error`` itself.
     struct StageFailure: Error {
         let error: any Error
-    }
-
-    private static func with<C: DataStoreConfiguration>(_ configuration: C, schema: Schema) -> C {
-        var configured = configuration
-        configured.schema = schema
-        return configured
     }
 }
 
