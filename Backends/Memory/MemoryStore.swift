@@ -24,9 +24,7 @@ public final class MemoryStore: DataStore, DataStoreBatching, HistoryProviding, 
     private struct State {
         var records: [PersistentIdentifier: Record] = [:]
         var nextKey: Int64 = 1
-        /// One record per save, oldest first.
-        var history: [HistoryRecord] = []
-        var nextTransaction: Int64 = 1
+        var history = HistoryLog()
     }
 
     private let state = Locked(State())
@@ -126,28 +124,36 @@ public final class MemoryStore: DataStore, DataStoreBatching, HistoryProviding, 
                 remapped[snapshot.persistentIdentifier] = try PersistentIdentifier.identifier(
                     for: identifier, entityName: snapshot.persistentIdentifier.entityName, primaryKey: key)
             }
+            var recorder = HistoryRecorder()
             for snapshot in request.inserted {
                 let id = remapped[snapshot.persistentIdentifier]!
                 let key = id.primaryKey(as: Int64.self) ?? 0
                 next.records[id] = Record(order: key, snapshot: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped))
+                recorder.insert(id.entityName, key: key)
             }
             for snapshot in request.updated {
                 let id = snapshot.persistentIdentifier
                 guard let existing = next.records[id] else { throw missingModel(id) }
                 let changes = snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped)
                 next.records[id] = Record(order: existing.order, snapshot: Self.merge(changes, into: existing.snapshot))
+                recorder.update(id.entityName, key: existing.order, properties: snapshot.propertyNames)
             }
             for snapshot in request.deleted {
                 let id = snapshot.persistentIdentifier
-                guard next.records.removeValue(forKey: id) != nil else { throw missingModel(id) }
+                guard let removed = next.records.removeValue(forKey: id) else { throw missingModel(id) }
+                recordDelete(removed, into: &recorder)
             }
-            next.history.append(HistoryRecord(
-                request, remappedIdentifiers: remapped, transactionIdentifier: next.nextTransaction, storeIdentifier: identifier,
-                schema: schema))
-            next.nextTransaction += 1
+            let token = next.history.append(
+                recorder, author: request.editingState.author, storeIdentifier: identifier, retention: configuration.historyRetention)
             state = next
-            return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: remapped)
+            return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: remapped, historyToken: token)
         }
+    }
+
+    private func recordDelete(_ record: Record, into recorder: inout HistoryRecorder) {
+        let id = record.snapshot.persistentIdentifier
+        guard configuration.historyRetention.isEnabled, let entity = schema.entitiesByName[id.entityName] else { return }
+        recorder.delete(id.entityName, key: record.order, tombstone: HistoryRecorder.tombstone(of: entity) { record.snapshot[$0] })
     }
 
     // MARK: History
@@ -156,16 +162,14 @@ public final class MemoryStore: DataStore, DataStoreBatching, HistoryProviding, 
     ///
     /// - Throws: The predicate's evaluation error.
     public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
-        let records = state.withLock { $0.history }
-        return try HistoryQuery.run(descriptor, over: records.map { $0.transaction(schema: schema) })
+        try state.withLock { $0.history }.fetch(descriptor, storeIdentifier: identifier, schema: schema)
     }
 
     /// Forgets the transactions `descriptor` selects.
     ///
     /// - Throws: The predicate's evaluation error.
     public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
-        let doomed = Set(try fetchHistory(descriptor).map(\.id))
-        state.withLock { $0.history.removeAll { doomed.contains($0.transactionIdentifier) } }
+        try state.withLock { try $0.history.delete(descriptor, storeIdentifier: identifier, schema: schema) }
     }
 
     /// `stored` with the values `changes` lists; properties `changes` does not list, or that
@@ -196,10 +200,18 @@ public final class MemoryStore: DataStore, DataStoreBatching, HistoryProviding, 
         try state.withLock { state in
             let records = state.records
             let evaluator = FilterEvaluator { records[$0]?.snapshot }
+            var doomed: [Record] = []
             for (id, record) in records where id.entityName == entityName {
                 if let filter, try !evaluator.matches(record.snapshot, filter) { continue }
-                state.records[id] = nil
+                doomed.append(record)
             }
+            var recorder = HistoryRecorder()
+            for record in doomed.sorted(by: { $0.order < $1.order }) {
+                state.records[record.snapshot.persistentIdentifier] = nil
+                recordDelete(record, into: &recorder)
+            }
+            _ = state.history.append(
+                recorder, author: request.editingState.author, storeIdentifier: identifier, retention: configuration.historyRetention)
         }
     }
 
@@ -223,6 +235,10 @@ public final class MemoryStore: DataStore, DataStoreBatching, HistoryProviding, 
     /// - Throws: ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` configuration.
     public func erase() throws {
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            // Tokens from before the erase expire: the transaction numbers go on from where they were.
+            let next = state.history.nextTransaction
+            state = State(history: HistoryLog(nextTransaction: next, horizon: next - 1))
+        }
     }
 }

@@ -17,6 +17,8 @@ public struct MemoryStoreConfiguration: DataStoreConfiguration {
     /// Whether contexts may save; a store opened with `false` refuses every change with
     /// ``DataStoreError/unsupportedFeature``, as the other built-in stores do.
     public var allowsSave: Bool
+    /// How much history the store keeps: ``HistoryRetention/unlimited`` unless set.
+    public var historyRetention: HistoryRetention = .unlimited
 
     /// Creates a configuration.
     public init(name: String = "memory", schema: Schema? = nil, allowsSave: Bool = true) {

@@ -79,14 +79,21 @@ final class StoreBox: @unchecked Sendable {
     /// - Throws: The store's error, or an error converting a snapshot.
     func save(
         editingState: EditingState, inserted: [DefaultSnapshot], updated: [DefaultSnapshot], deleted: [DefaultSnapshot]
-    ) throws -> (remapped: [PersistentIdentifier: PersistentIdentifier], reregister: [PersistentIdentifier: DefaultSnapshot]) {
+    ) throws -> SaveResult {
         try Self.save(store, editingState, inserted, updated, deleted)
+    }
+
+    /// What a store's save returned, in the core's terms.
+    struct SaveResult {
+        var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
+        var historyToken: (any HistoryToken)?
     }
 
     private static func save<S: DataStore>(
         _ store: S, _ editingState: EditingState, _ inserted: [DefaultSnapshot], _ updated: [DefaultSnapshot],
         _ deleted: [DefaultSnapshot]
-    ) throws -> (remapped: [PersistentIdentifier: PersistentIdentifier], reregister: [PersistentIdentifier: DefaultSnapshot]) {
+    ) throws -> SaveResult {
         func converted(_ snapshots: [DefaultSnapshot]) throws -> [S.Snapshot] {
             try snapshots.map { try SnapshotConversion.from($0) }
         }
@@ -95,7 +102,7 @@ final class StoreBox: @unchecked Sendable {
             deleted: try converted(deleted))
         let result = try store.save(request)
         let reregister = try result.snapshotsToReregister.mapValues(SnapshotConversion.toDefault)
-        return (result.remappedIdentifiers, reregister)
+        return SaveResult(remapped: result.remappedIdentifiers, reregister: reregister, historyToken: result.historyToken)
     }
 
     func erase() throws { try store.erase() }

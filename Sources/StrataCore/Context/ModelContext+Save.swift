@@ -58,13 +58,13 @@ extension ModelContext {
 
         knownSnapshots = [:]
         core.broadcast(from: self, change: .saved(updated: outcome.updated, deleted: outcome.deleted))
-        NotificationCenter.default.post(
-            name: ModelContext.didSave, object: self,
-            userInfo: [
-                NotificationKey.insertedIdentifiers.rawValue: outcome.inserted,
-                NotificationKey.updatedIdentifiers.rawValue: outcome.updated.map(\.persistentIdentifier),
-                NotificationKey.deletedIdentifiers.rawValue: outcome.deleted,
-            ])
+        var userInfo: [String: Any] = [
+            NotificationKey.insertedIdentifiers.rawValue: outcome.inserted,
+            NotificationKey.updatedIdentifiers.rawValue: outcome.updated.map(\.persistentIdentifier),
+            NotificationKey.deletedIdentifiers.rawValue: outcome.deleted,
+        ]
+        if let token = outcome.historyToken { userInfo[NotificationKey.historyTokens.rawValue] = token }
+        NotificationCenter.default.post(name: ModelContext.didSave, object: self, userInfo: userInfo)
     }
 
     /// What a save wrote, for the notifications and the other contexts.
@@ -73,6 +73,17 @@ extension ModelContext {
         var updated: [DefaultSnapshot] = []
         var deleted: [PersistentIdentifier] = []
         var committedStores: [String] = []
+        var historyTokens: [any HistoryToken] = []
+
+        /// The history token after the save: the built-in stores' tokens merged into one
+        /// ``DefaultHistoryToken``, or a store's own token when it is the only one.
+        var historyToken: (any HistoryToken)? {
+            let defaults = historyTokens.compactMap { $0 as? DefaultHistoryToken }
+            guard defaults.count == historyTokens.count, !defaults.isEmpty else { return historyTokens.first }
+            var merged: [String: Int64] = [:]
+            for token in defaults { merged.merge(token.tokenValue ?? [:]) { max($0, $1) } }
+            return DefaultHistoryToken(tokenValue: merged)
+        }
 
         /// What a save throws when `store` fails with `error`: the error itself while no
         /// store has committed, else a ``PartialSaveError`` naming those that did.
@@ -98,7 +109,7 @@ extension ModelContext {
             let inserted = try part.inserted.map { try capture($0, .all) }
             let updated = try part.updated.map { try capture($0, partial ? .changed : .all) }
             let deleted = try part.deleted.map { try capture($0, partial ? .loaded : .all) }
-            var result: (remapped: [PersistentIdentifier: PersistentIdentifier], reregister: [PersistentIdentifier: DefaultSnapshot]) = ([:], [:])
+            var result = StoreBox.SaveResult()
             if !part.isEmpty {
                 do {
                     result = try part.store.save(editingState: editingState, inserted: inserted, updated: updated, deleted: deleted)
@@ -106,6 +117,7 @@ extension ModelContext {
                     throw outcome.failure(of: part.store, error)
                 }
                 outcome.committedStores.append(part.store.identifier)
+                if let token = result.historyToken { outcome.historyTokens.append(token) }
             }
             for model in part.inserted { outcome.inserted.append(finishInsert(model, remapped: result.remapped)) }
             for (model, snapshot) in zip(part.updated, updated) {

@@ -29,6 +29,10 @@ public final class ModelContext: Equatable {
         case updatedIdentifiers
         /// `[PersistentIdentifier]` of deleted models.
         case deletedIdentifiers
+        /// In ``ModelContext/didSave``: the history token after the save, a ``HistoryToken``.
+        /// With the built-in stores it is one ``DefaultHistoryToken`` naming each store the
+        /// save wrote; it is absent when no store that saved keeps history.
+        case historyTokens
     }
 
     /// The container whose stores this context reads and writes.

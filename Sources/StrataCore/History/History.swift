@@ -8,6 +8,9 @@ public protocol HistoryProviding<HistoryType> {
     /// The type of the store's transactions.
     associatedtype HistoryType: HistoryTransaction
 
+    /// The type of the store's transactions, as a value.
+    static var historyType: HistoryType.Type { get }
+
     /// The transactions matching `descriptor`, oldest first unless it sorts otherwise.
     ///
     /// - Throws: ``SwiftDataError/historyTokenExpired`` when the descriptor asks for changes
@@ -18,6 +21,11 @@ public protocol HistoryProviding<HistoryType> {
     ///
     /// - Throws: The store's error.
     func deleteHistory(_ descriptor: HistoryDescriptor<HistoryType>) throws
+}
+
+extension HistoryProviding {
+    /// `HistoryType.self`.
+    public static var historyType: HistoryType.Type { HistoryType.self }
 }
 
 /// The changes one save made to one store.

@@ -49,12 +49,46 @@ extension ModelContext {
 /// Selecting, ordering and limiting transactions in memory, for stores that keep them there
 /// and for merging several stores' answers.
 package enum HistoryQuery {
-    /// The transactions `descriptor` selects, ordered and limited.
+    /// The transactions `descriptor` selects from `records`, which a store already narrowed
+    /// by the descriptor's ``HistoryFilter``: ordered, limited, and typed by `schema`.
     ///
     /// - Throws: The predicate's evaluation error.
-    package static func run<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>, over transactions: [T]) throws -> [T] {
-        let selected = try descriptor.predicate.map { predicate in try transactions.filter { try predicate.evaluate($0) } } ?? transactions
-        return order(selected, descriptor)
+    package static func run(
+        _ descriptor: HistoryDescriptor<DefaultHistoryTransaction>, over records: [HistoryRecord], schema: Schema, isExact: Bool
+    ) throws -> [DefaultHistoryTransaction] {
+        try select(descriptor, from: records, schema: schema, isExact: isExact).map { $0.transaction(schema: schema) }
+    }
+
+    /// The records `descriptor` selects from `records` (already narrowed by its filter), in
+    /// its order and within its limit. Records are typed only when the predicate or the sort
+    /// needs more than the filter ran.
+    ///
+    /// - Throws: The predicate's evaluation error.
+    package static func select(
+        _ descriptor: HistoryDescriptor<DefaultHistoryTransaction>, from records: [HistoryRecord], schema: Schema, isExact: Bool
+    ) throws -> [HistoryRecord] {
+        var selected = records.sorted { ($0.timestamp, $0.transactionIdentifier) < ($1.timestamp, $1.transactionIdentifier) }
+        if !isExact || !descriptor.sortBy.isEmpty {
+            var pairs = selected.map { ($0, $0.transaction(schema: schema)) }
+            if !isExact, let predicate = descriptor.predicate { pairs = try pairs.filter { try predicate.evaluate($0.1) } }
+            if !descriptor.sortBy.isEmpty {
+                let order = pairs.map(\.1).sorted(using: descriptor.sortBy).map(\.id)
+                let byIdentifier = Dictionary(pairs.map { ($0.1.id, $0.0) }, uniquingKeysWith: { first, _ in first })
+                selected = order.compactMap { byIdentifier[$0] }
+            } else {
+                selected = pairs.map(\.0)
+            }
+        }
+        return limited(selected, descriptor.fetchLimit)
+    }
+
+    /// Throws when the descriptor asks after a token older than what was pruned from `storeIdentifier`.
+    ///
+    /// - Throws: ``SwiftDataError/historyTokenExpired``.
+    package static func checkExpiry(_ translation: HistoryFilter.Translation, storeIdentifier: String, horizon: Int64) throws {
+        for token in translation.lowerBounds where HistoryFilter.isExpired(token, storeIdentifier: storeIdentifier, horizon: horizon) {
+            throw HistoryFilter.expired(token, storeIdentifier: storeIdentifier, horizon: horizon)
+        }
     }
 
     /// `transactions` oldest first (by timestamp, then identifier), or in the descriptor's
@@ -62,7 +96,11 @@ package enum HistoryQuery {
     package static func order<T: HistoryTransaction>(_ transactions: [T], _ descriptor: HistoryDescriptor<T>) -> [T] {
         var ordered = transactions.sorted { ($0.timestamp, $0.transactionIdentifier) < ($1.timestamp, $1.transactionIdentifier) }
         if !descriptor.sortBy.isEmpty { ordered.sort(using: descriptor.sortBy) }
-        if descriptor.fetchLimit > 0 && UInt64(ordered.count) > descriptor.fetchLimit { ordered = Array(ordered.prefix(Int(descriptor.fetchLimit))) }
-        return ordered
+        return limited(ordered, descriptor.fetchLimit)
+    }
+
+    private static func limited<T>(_ elements: [T], _ limit: UInt64) -> [T] {
+        guard limit > 0 && UInt64(elements.count) > limit else { return elements }
+        return Array(elements.prefix(Int(limit)))
     }
 }

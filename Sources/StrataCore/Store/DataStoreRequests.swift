@@ -120,15 +120,19 @@ public final class DataStoreSaveChangesResult<T: DataStoreSnapshot>: Sendable {
     public let remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
     /// Snapshots whose values the context should adopt, by (permanent) identifier.
     public let snapshotsToReregister: [PersistentIdentifier: T]
+    /// The token of the history transaction the save recorded, or `nil` when the store keeps
+    /// no history; ``ModelContext/didSave`` passes it on as ``ModelContext/NotificationKey/historyTokens``.
+    public let historyToken: (any HistoryToken)?
 
     /// Creates a result.
     public init(
         for storeIdentifier: String, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier] = [:],
-        snapshotsToReregister: [PersistentIdentifier: T] = [:]
+        snapshotsToReregister: [PersistentIdentifier: T] = [:], historyToken: (any HistoryToken)? = nil
     ) {
         self.storeIdentifier = storeIdentifier
         self.remappedIdentifiers = remappedIdentifiers
         self.snapshotsToReregister = snapshotsToReregister
+        self.historyToken = historyToken
     }
 }
 
