@@ -14,7 +14,9 @@ import Synchronization
 /// (``DataStorePartialUpdating``); the others, and members the schema does not name, are
 /// kept. A document that cannot be read makes opening fail with a
 /// ``JSONStoreError`` naming the file, and the file stays as it was.
-public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, DataStoreExplaining, DataStorePartialUpdating, Sendable {
+public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, DataStoreExplaining, DataStorePartialUpdating, HistoryProviding,
+    Sendable
+{
     /// The store's configuration.
     public let configuration: JSONStoreConfiguration
     /// The models this store holds.
@@ -169,16 +171,19 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         return try saving.withLock {
             var next = state.withLock { $0 }
-            let remapped = try apply(request, to: &next.contents)
+            var recorder = HistoryRecorder()
+            let remapped = try apply(request, to: &next.contents, recorder: &recorder)
+            let token = next.contents.history.append(
+                recorder, author: request.editingState.author, storeIdentifier: identifier, retention: configuration.historyRetention)
             try write(&next)
             state.withLock { $0 = next }
-            return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: remapped)
+            return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: remapped, historyToken: token)
         }
     }
 
     /// Applies a save request to `contents`, returning the permanent identifiers of inserted models.
     private func apply(
-        _ request: DataStoreSaveChangesRequest<DefaultSnapshot>, to contents: inout JSONStoreContents
+        _ request: DataStoreSaveChangesRequest<DefaultSnapshot>, to contents: inout JSONStoreContents, recorder: inout HistoryRecorder
     ) throws -> [PersistentIdentifier: PersistentIdentifier] {
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         remapped.reserveCapacity(request.inserted.count)
@@ -198,6 +203,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
                 unknownMembers: [])
             guard contents.tables[id.entityName] != nil else { throw unknownEntity(id.entityName) }
             _ = contents.tables[id.entityName]!.append(record)
+            recorder.insert(id.entityName, key: record.key)
         }
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
@@ -205,6 +211,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
             guard id.storeIdentifier == identifier, let key = id.primaryKey(as: Int64.self),
                 contents.tables[id.entityName]!.merge(key, changes: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped))
             else { throw missingModel(id.description) }
+            recorder.update(id.entityName, key: key, properties: snapshot.propertyNames)
         }
         var deletions: [String: Set<Int64>] = [:]
         for snapshot in request.deleted {
@@ -212,6 +219,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
             guard contents.tables[id.entityName] != nil else { throw unknownEntity(id.entityName) }
             guard id.storeIdentifier == identifier, let key = id.primaryKey(as: Int64.self) else { throw missingModel(id.description) }
             deletions[id.entityName, default: []].insert(key)
+            if let stored = contents.tables[id.entityName]!.record(for: key) { recordDelete(stored, into: &recorder) }
         }
         for (entityName, keys) in deletions {
             guard contents.tables[entityName]!.remove(keys) else {
@@ -220,6 +228,12 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
             }
         }
         return remapped
+    }
+
+    private func recordDelete(_ record: JSONStoreContents.Record, into recorder: inout HistoryRecorder) {
+        let entityName = record.snapshot.persistentIdentifier.entityName
+        guard configuration.historyRetention.isEnabled, let entity = schema.entitiesByName[entityName] else { return }
+        recorder.delete(entityName, key: record.key, tombstone: HistoryRecorder.tombstone(of: entity) { record.snapshot[$0] })
     }
 
     private func unknownEntity(_ entityName: String) -> SwiftDataError {
@@ -253,12 +267,42 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
             let contents = next.contents
             let evaluator = FilterEvaluator { contents.snapshot(for: $0) }
             var keys = Set<Int64>()
+            var recorder = HistoryRecorder()
             for record in table.records {
                 if let filter, try !evaluator.matches(record.snapshot, filter) { continue }
                 keys.insert(record.key)
+                recordDelete(record, into: &recorder)
             }
             guard !keys.isEmpty else { return }
             _ = next.contents.tables[entityName]!.remove(keys)
+            _ = next.contents.history.append(
+                recorder, author: request.editingState.author, storeIdentifier: identifier, retention: configuration.historyRetention)
+            try write(&next)
+            state.withLock { $0 = next }
+        }
+    }
+
+    // MARK: History
+
+    /// The transactions `descriptor` selects, from the document's `history` member as read or last written.
+    ///
+    /// - Throws: ``SwiftDataError/historyTokenExpired`` when the descriptor asks after a token
+    ///   older than what was deleted, or the predicate's evaluation error.
+    public func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] {
+        try state.withLock { $0.contents.history }.fetch(descriptor, storeIdentifier: identifier, schema: schema)
+    }
+
+    /// Deletes the transactions `descriptor` selects and writes the document.
+    ///
+    /// - Throws: ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` configuration,
+    ///   the predicate's evaluation error, or as ``save(_:)``.
+    public func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws {
+        guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
+        try saving.withLock {
+            var next = state.withLock { $0 }
+            let before = next.contents.history
+            try next.contents.history.delete(descriptor, storeIdentifier: identifier, schema: schema)
+            guard next.contents.history != before else { return }
             try write(&next)
             state.withLock { $0 = next }
         }
@@ -299,6 +343,9 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
             state.withLock { state in
                 var contents = JSONStoreContents(storeIdentifier: identifier)
                 contents.nextKey = state.contents.nextKey
+                // Tokens from before the erase expire: the transaction numbers go on from where they were.
+                let nextTransaction = state.contents.history.nextTransaction
+                contents.history = HistoryLog(nextTransaction: nextTransaction, horizon: nextTransaction - 1)
                 for layout in layouts { contents.tables[layout.name] = JSONStoreContents.Table() }
                 state = State(contents: contents, identity: nil)
             }

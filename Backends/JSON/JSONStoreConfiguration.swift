@@ -10,7 +10,7 @@ import StrataCore
 /// let container = try ModelContainer(for: Trip.self, Person.self, configurations: trips, people)
 /// ```
 /// The file format is described in the StrataCore catalog's "JSON store format" article.
-public struct JSONStoreConfiguration: DataStoreConfiguration, Sendable {
+public struct JSONStoreConfiguration: DataStoreConfiguration, Sendable, HistoryRetaining {
     /// The store this configuration opens.
     public typealias Store = JSONStore
 
@@ -22,6 +22,9 @@ public struct JSONStoreConfiguration: DataStoreConfiguration, Sendable {
     public var url: URL
     /// Whether saves may write the document; with `false` the store only reads and every save throws.
     public var allowsSave: Bool
+    /// How much history the document keeps: ``HistoryRetention/unlimited`` unless set. The
+    /// history is rewritten with every save, so a document saved often should keep a window.
+    public var historyRetention: HistoryRetention = .unlimited
 
     /// Creates a configuration for the document at `url`.
     public init(name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true) {

@@ -65,6 +65,8 @@ struct JSONStoreContents: Sendable {
     var unknownEntities: [(name: String, json: [UInt8])] = []
     /// Top-level members the format does not define, as JSON text.
     var unknownMembers: [(key: String, json: [UInt8])] = []
+    /// The document's transactions, written as its `history` member.
+    var history = HistoryLog()
 
     /// The snapshot of the model `identifier` names, if this document holds it.
     func snapshot(for identifier: PersistentIdentifier) -> DefaultSnapshot? {

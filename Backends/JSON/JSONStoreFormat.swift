@@ -6,7 +6,7 @@ import StrataCore
 /// ```json
 /// {"format": "strata-json", "formatVersion": 1, "schemaVersion": "1.0.0",
 ///  "storeIdentifier": "…", "nextKey": 9, "entities": {"Trip": [{"id": "1", "name": "Kyoto", …}]},
-///  "schema": {…}}
+///  "history": {…}, "schema": {…}}
 /// ```
 /// The StrataCore catalog's "JSON store format" article describes every rule.
 enum JSONStoreFormat {
@@ -15,7 +15,9 @@ enum JSONStoreFormat {
     /// The newest `formatVersion` this store reads, and the one it writes.
     static let version = 1
     /// The top-level members the format defines; others are kept as they are.
-    static let definedMembers: Set<String> = ["format", "formatVersion", "schemaVersion", "schema", "storeIdentifier", "nextKey", "entities"]
+    static let definedMembers: Set<String> = [
+        "format", "formatVersion", "schemaVersion", "schema", "storeIdentifier", "nextKey", "entities", "history",
+    ]
 
     /// The schema a document records in its `schema` member, or `nil` when it records none.
     ///
@@ -86,6 +88,7 @@ enum JSONStoreFormat {
             if !definedMembers.contains(member) { contents.unknownMembers.append((member, node.plainText)) }
         }
         if highestKey == .max { throw wrong("entities", "a record's key is the largest integer; no key is left for new models") }
+        contents.history = try readHistory(document, storeIdentifier: storeIdentifier)
         contents.nextKey = max(contents.nextKey, highestKey + 1)
         return contents
     }
@@ -209,6 +212,7 @@ enum JSONStoreFormat {
         for (name, json) in contents.unknownEntities {
             try document.add(.json(json), forKey: document.key(name), to: entities)
         }
+        try writeHistory(contents.history, to: root, in: document)
         // Last, so that the models come first for a reader of the file.
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

@@ -6,7 +6,7 @@ import StrataCore
 /// ```swift
 /// let container = try ModelContainer(for: Trip.self, configurations: MemoryStoreConfiguration(name: "scratch"))
 /// ```
-public struct MemoryStoreConfiguration: DataStoreConfiguration {
+public struct MemoryStoreConfiguration: DataStoreConfiguration, HistoryRetaining {
     /// The store this configuration opens.
     public typealias Store = MemoryStore
 

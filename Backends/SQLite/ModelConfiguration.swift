@@ -10,7 +10,7 @@ import StrataCore
 /// let configuration = ModelConfiguration(schema: Schema([Trip.self]), url: fileURL)
 /// let container = try ModelContainer(for: Trip.self, configurations: configuration)
 /// ```
-public struct ModelConfiguration: DataStoreConfiguration, Identifiable, CustomDebugStringConvertible, Sendable {
+public struct ModelConfiguration: DataStoreConfiguration, Identifiable, CustomDebugStringConvertible, Sendable, HistoryRetaining {
     /// The store this configuration opens.
     public typealias Store = SQLiteStore
 
@@ -48,6 +48,9 @@ public struct ModelConfiguration: DataStoreConfiguration, Identifiable, CustomDe
     public let groupContainer: GroupContainer
     /// The CloudKit setting (recorded only).
     public let cloudKitDatabase: CloudKitDatabase
+    /// How much history the store keeps: ``HistoryRetention/unlimited`` unless set, as in
+    /// SwiftData. Not part of the configuration's identity.
+    public var historyRetention: HistoryRetention = .unlimited
 
     /// The group container's identifier, if one was named.
     public var groupAppContainerIdentifier: String? {

@@ -17,7 +17,7 @@ enum SQLiteMetadata {
             guard allowsSave else { throw SQLiteStoreError.readOnly(path: path) }
             let identifier = UUID().uuidString
             try connection.transaction {
-                for statement in SQLiteSchemaWriter.createStatements(mapping) { try connection.execute(statement) }
+                for statement in SQLiteSchemaWriter.createStatements(mapping) + SQLiteHistory.createStatements { try connection.execute(statement) }
                 try connection.execute("CREATE TABLE \(SQLIdentifier.quote(metadata)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)")
                 try write(connection, ["format": SQLiteSchemaWriter.formatVersion, "storeIdentifier": identifier])
                 try record(schema, in: connection)
@@ -36,8 +36,12 @@ enum SQLiteMetadata {
             throw SwiftDataError.backwardMigration.with(
                 details: "\(path) was written by schema version \(stored.version); this app's schema is \(schema.version)")
         }
-        let changes = stored.hasSameStructure(as: schema)
+        var changes = stored.hasSameStructure(as: schema)
             ? [] : try SQLiteLightweightMigration(stored: stored, schema: schema, mapping: mapping, path: path).steps()
+        if allowsSave && !tables.contains(SQLiteHistory.table) {
+            // A file from before history: the table is added as any additive change is.
+            changes.append { connection in for statement in SQLiteHistory.createStatements { try connection.execute(statement) } }
+        }
         guard !changes.isEmpty || stored != schema else { return identifier }
         guard allowsSave else {
             if changes.isEmpty { return identifier }

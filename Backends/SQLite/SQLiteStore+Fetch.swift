@@ -104,6 +104,7 @@ extension SQLiteStore {
         try write { connection in
             try connection.transaction {
                 try writer.apply(inserted: [], updated: [], deleted: deleted, on: connection)
+                _ = try writer.recordHistory(author: request.editingState.author, on: connection)
             }
         }
         for reference in writer.filesToRemove { externalStorage?.remove(reference) }

@@ -19,10 +19,12 @@ extension SQLiteStore {
         }
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         var writer = SaveWriter(store: self)
+        let token: DefaultHistoryToken?
         do {
-            try write { connection in
+            token = try write { connection in
                 try connection.transaction {
                     try writer.apply(inserted: request.inserted, updated: request.updated, deleted: request.deleted, on: connection)
+                    return try writer.recordHistory(author: request.editingState.author, on: connection)
                 }
             }
         } catch {
@@ -30,7 +32,7 @@ extension SQLiteStore {
             throw error
         }
         for reference in writer.filesToRemove { externalStorage?.remove(reference) }
-        return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: writer.remapped)
+        return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: writer.remapped, historyToken: token)
     }
 }
 
@@ -47,6 +49,9 @@ struct SaveWriter {
     /// of many rows neither looks up nor re-hashes the SQL text per row.
     private var insertStatements: [String: SQLiteStatement] = [:]
     private var updateStatements: [UpdateShape: SQLiteStatement] = [:]
+    /// The save's changes, for its history row.
+    private var history = HistoryRecorder()
+    private let recordsHistory: Bool
 
     private struct UpdateShape: Hashable {
         let entityName: String
@@ -55,6 +60,15 @@ struct SaveWriter {
 
     init(store: SQLiteStore) {
         self.store = store
+        recordsHistory = store.configuration.historyRetention.isEnabled
+    }
+
+    /// Writes the history row of the changes applied so far, inside the save's transaction.
+    ///
+    /// - Throws: ``SQLiteStoreError``; the transaction then rolls back.
+    func recordHistory(author: String?, on connection: SQLiteConnection) throws -> DefaultHistoryToken? {
+        try SQLiteHistory.record(
+            history, author: author, storeIdentifier: store.identifier, retention: store.configuration.historyRetention, on: connection)
     }
 
     mutating func apply(
@@ -68,6 +82,7 @@ struct SaveWriter {
             remapped[snapshot.persistentIdentifier] = try PersistentIdentifier.identifier(
                 for: store.identifier, entityName: table.entityName, primaryKey: key)
             joinWrites.append((table, key, listed))
+            if recordsHistory { history.insert(table.entityName, key: key) }
         }
         for fixup in fixups {
             guard let target = remapped[fixup.target], let targetKey = target.primaryKey(as: Int64.self) else { continue }
@@ -81,6 +96,7 @@ struct SaveWriter {
             let listed = SnapshotColumns(snapshot, table: table)
             try update(listed, in: table, key: key, on: connection)
             joinWrites.append((table, key, listed))
+            if recordsHistory { history.update(table.entityName, key: key, properties: snapshot.propertyNames) }
         }
         for (table, key, listed) in joinWrites { try writeJoinRows(listed, table: table, key: key, on: connection) }
         for snapshot in deleted {
@@ -189,6 +205,7 @@ struct SaveWriter {
 
     /// Deletes row `key` and its join rows; a row that does not exist throws.
     private mutating func delete(_ key: Int64, from table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws {
+        if recordsHistory { history.delete(table.entityName, key: key, tombstone: try tombstone(of: key, in: table, on: connection)) }
         try collectExternalFiles(of: key, in: table, columns: Array(table.columns.indices), on: connection)
         for property in table.properties {
             guard case .joinTable(let name, let owner, _, _) = property, let join = store.statements.joinSide(name, owner: owner) else { continue }
@@ -203,6 +220,28 @@ struct SaveWriter {
             let id = try PersistentIdentifier.identifier(for: store.identifier, entityName: table.entityName, primaryKey: key)
             throw missingModel(id)
         }
+    }
+
+    /// The stored values of the `.preserveValueOnDeletion` columns of row `key`, read before it is deleted.
+    private func tombstone(of key: Int64, in table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> [String: PersistentValue] {
+        guard let query = store.tombstoneQueries[table.entityName] else { return [:] }
+        let statement = try connection.cached(query.sql)
+        try statement.bind([.integer(key)])
+        defer { statement.reset() }
+        guard try statement.step() else { return [:] }
+        var values: [String: PersistentValue] = [:]
+        for (index, column) in query.columns.enumerated() {
+            var stored = statement.column(Int32(index))
+            if column.externalStorage, case .text(let reference) = stored, reference.hasPrefix(ExternalStorage.referencePrefix),
+                let storage = store.externalStorage
+            {
+                stored = .blob(try storage.load(reference))
+            }
+            values[column.name] = try SQLiteValueCodec.decode(
+                stored, kind: column.kind, destination: column.destination, storeIdentifier: store.identifier, table: table.tableName,
+                column: column.name)
+        }
+        return values
     }
 
     /// Notes the external files that `columns` of row `key` refer to now, to remove after the commit.

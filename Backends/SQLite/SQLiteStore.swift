@@ -10,7 +10,7 @@ import StrataCore
 /// finishes it. An update writes only the columns its snapshot lists
 /// (``DataStorePartialUpdating``). See ``SQLiteSchemaMapping`` for the table layout.
 public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating, DataStoreExplaining, DataStorePartialUpdating, DataStoreExternalChangeDetecting,
-    @unchecked Sendable
+    HistoryProviding, @unchecked Sendable
 {
     /// The configuration the store was opened with.
     public let configuration: ModelConfiguration
@@ -25,6 +25,9 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
     let statements: SQLiteWriteStatements
     let path: String
     let externalStorage: ExternalStorage?
+    /// For each entity with `.preserveValueOnDeletion` attributes: the query that reads their
+    /// columns of one row, for the tombstone a delete records in history.
+    let tombstoneQueries: [String: (sql: String, columns: [SQLiteSchemaMapping.Column])]
     /// The one connection that writes; `writerLock` serialises its users.
     private let writer: SQLiteConnection
     private let writerLock = NSLock()
@@ -60,9 +63,26 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
             connection, mapping: mapping, schema: schema, allowsSave: configuration.allowsSave, allowsBackward: migrationPlan != nil, path: path)
         if configuration.allowsSave && !memory { try Self.enableWAL(connection) }
         compiler = SQLiteQueryCompiler(mapping: mapping, storeIdentifier: identifier)
+        tombstoneQueries = Self.tombstoneQueries(mapping, schema: schema)
         externalStorage = memory ? nil : ExternalStorage(directory: Self.externalDirectory(of: URL(fileURLWithPath: path)))
         writer = connection
         sharesWriterForReads = memory
+    }
+
+    private static func tombstoneQueries(
+        _ mapping: SQLiteSchemaMapping, schema: Schema
+    ) -> [String: (sql: String, columns: [SQLiteSchemaMapping.Column])] {
+        var queries: [String: (sql: String, columns: [SQLiteSchemaMapping.Column])] = [:]
+        for table in mapping.orderedTables {
+            guard let entity = schema.entitiesByName[table.entityName] else { continue }
+            let preserved = Set(entity.attributes.filter { $0.options.contains(.preserveValueOnDeletion) }.map(\.name))
+            let columns = table.columns.filter { preserved.contains($0.name) }
+            guard !columns.isEmpty else { continue }
+            let names = columns.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
+            let sql = "SELECT \(names) FROM \(SQLIdentifier.quote(table.tableName)) WHERE \(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)) = ?1"
+            queries[table.entityName] = (sql, columns)
+        }
+        return queries
     }
 
     private static func checkFile(_ configuration: ModelConfiguration) throws {
@@ -150,7 +170,9 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
 
     // MARK: DataStore
 
-    /// Removes every row of every table (the schema stays) and the externally stored files.
+    /// Removes every row of every table (the schema stays), the history, and the externally
+    /// stored files. Transaction identifiers go on from where they were, so tokens from
+    /// before the erase expire.
     ///
     /// - Throws: ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` store, or ``SQLiteStoreError``.
     public func erase() throws {
@@ -162,6 +184,7 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
                     guard let sql = statements.table(table.entityName)?.deleteAll else { continue }
                     try connection.cached(sql).run()
                 }
+                try SQLiteHistory.deleteAll(on: connection)
             }
         }
         try externalStorage?.removeAll()

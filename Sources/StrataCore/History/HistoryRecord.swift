@@ -246,16 +246,26 @@ extension PersistentModel {
         return changes
     }
 
-    /// A preserved value as the property's own type where that type reads stored values.
+    /// A preserved value as the property's own type where that type reads stored values; an
+    /// optional property's value as its wrapped type, or `nil` as `Optional<Wrapped>.none`.
     private static func tombstoneValue(_ stored: PersistentValue, for keyPath: PartialKeyPath<Self>) -> any Sendable {
+        var valueType = type(of: keyPath).valueType
+        if let optional = valueType as? any _OptionalType.Type {
+            if stored.isNull { return Self.sendable(optional.nilValue) }
+            valueType = optional.wrappedType
+        }
         func decode<Value>(_: Value.Type) -> (any Sendable)? {
             if let type = Value.self as? any PersistentAttributeValue.Type, let value = type.init(persistentValue: stored) {
-                // Stored attribute types are value types of plain data; `Any` and `any Sendable`
-                // share one layout (Sendable is a marker).
-                return unsafeBitCast(value as Any, to: (any Sendable).self)
+                return Self.sendable(value)
             }
             return nil
         }
-        return _openExistential(type(of: keyPath).valueType, do: decode) ?? stored
+        return _openExistential(valueType, do: decode) ?? stored
+    }
+
+    /// A stored attribute's value as `any Sendable`: attribute types are value types of plain
+    /// data, and `Any` and `any Sendable` share one layout (Sendable is a marker protocol).
+    private static func sendable(_ value: Any) -> any Sendable {
+        withUnsafePointer(to: value) { $0.withMemoryRebound(to: (any Sendable).self, capacity: 1) { $0.pointee } }
     }
 }

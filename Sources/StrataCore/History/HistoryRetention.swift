@@ -25,8 +25,8 @@ public struct HistoryRetention: Sendable, Hashable {
     /// Every save recorded and kept until pruned: the default.
     public static let unlimited = HistoryRetention(isEnabled: true, maximumTransactions: nil, maximumAge: nil)
 
-    /// No history: saves record nothing, and ``ModelContext/fetchHistory(_:)`` finds no store
-    /// that keeps it.
+    /// No history: saves record nothing, and ``ModelContext/fetchHistory(_:)`` finds no
+    /// transactions of the store.
     public static let disabled = HistoryRetention(isEnabled: false, maximumTransactions: nil, maximumAge: nil)
 
     /// Every save recorded, keeping at most the last `transactions` and none older than `age`.
@@ -42,4 +42,13 @@ public struct HistoryRetention: Sendable, Hashable {
         let (seconds, attoseconds) = maximumAge.components
         return now.addingTimeInterval(-(Double(seconds) + Double(attoseconds) / 1e18))
     }
+}
+
+/// A store configuration that says how much history its store keeps.
+///
+/// The built-in configurations adopt it; so can a third-party store's, so that code (and
+/// StrataTesting's conformance checks) can set the retention without knowing the store.
+public protocol HistoryRetaining {
+    /// How much history the store keeps.
+    var historyRetention: HistoryRetention { get set }
 }

@@ -3,10 +3,16 @@ import Foundation
 /// Implemented by `Optional` so code holding only a metatype can unwrap it.
 protocol _OptionalType {
     static var wrappedType: Any.Type { get }
+    /// `nil` of this optional type.
+    static var nilValue: Any { get }
 }
 
 extension Optional: _OptionalType {
     static var wrappedType: Any.Type { Wrapped.self }
+    static var nilValue: Any {
+        let value: Wrapped? = nil
+        return value as Any
+    }
 }
 
 /// What a property's declared type means for storage, read from the type at run time.
