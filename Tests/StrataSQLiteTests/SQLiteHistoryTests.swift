@@ -1,0 +1,126 @@
+import Foundation
+@testable import StrataCore
+@testable import StrataSQLite
+import Testing
+
+@Model final class Booking {
+    @Attribute(.preserveValueOnDeletion) var reference: String
+    var guests: Int
+
+    init(reference: String, guests: Int) {
+        self.reference = reference
+        self.guests = guests
+    }
+}
+
+/// History on a SQLite file, beyond the shared conformance checks: it is written in the
+/// save's own transaction, other connections' saves appear in it, and predicates on tokens
+/// and authors run as SQL.
+@Suite struct SQLiteHistoryTests {
+    let url: URL
+    typealias Transactions = HistoryDescriptor<DefaultHistoryTransaction>
+
+    init() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-history-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        url = directory.appendingPathComponent("bookings.store")
+    }
+
+    func open(_ retention: HistoryRetention = .unlimited) throws -> ModelContainer {
+        var configuration = ModelConfiguration(url: url)
+        configuration.historyRetention = retention
+        return try ModelContainer(for: Booking.self, configurations: configuration)
+    }
+
+    @Test func aSaveWhoseHistoryCannotBeWrittenSavesNothing() throws {
+        let context = ModelContext(try open())
+        context.insert(Booking(reference: "A1", guests: 2))
+        try context.save()
+        // Make the history insert fail, inside the save's transaction.
+        let connection = try SQLiteConnection(path: url.path)
+        try connection.execute("CREATE TRIGGER refuse BEFORE INSERT ON \"_strata_history\" BEGIN SELECT RAISE(ABORT, 'refused'); END")
+
+        context.insert(Booking(reference: "B2", guests: 3))
+        #expect(throws: SQLiteStoreError.self) { try context.save() }
+        let other = ModelContext(try open())
+        #expect(try other.fetch(FetchDescriptor<Booking>()).map(\.reference) == ["A1"], "the rows were written without their history")
+        #expect(try other.fetchHistory(Transactions()).count == 1)
+
+        try connection.execute("DROP TRIGGER refuse")
+        try context.save()
+        #expect(try other.fetchHistory(Transactions()).count == 2, "the retried save has no history")
+    }
+
+    @Test func anotherConnectionsSavesAppearInHistory() throws {
+        let mine = ModelContext(try open())
+        mine.author = "app"
+        mine.insert(Booking(reference: "A1", guests: 2))
+        try mine.save()
+        let token = try #require(try mine.fetchHistory(Transactions()).last?.token)
+
+        // Another container on the same file: its own connections, as another process has.
+        let theirs = ModelContext(try open())
+        theirs.author = "widget"
+        let booking = try #require(try theirs.fetch(FetchDescriptor<Booking>()).first)
+        booking.guests = 4
+        try theirs.save()
+        theirs.delete(booking)
+        try theirs.save()
+
+        let since = try mine.fetchHistory(Transactions(predicate: #Predicate { $0.token > token }))
+        #expect(since.map(\.author) == ["widget", "widget"])
+        guard since.count == 2, case .delete(let delete as DefaultHistoryDelete<Booking>)? = since[1].changes.first else {
+            Issue.record("the other connection's delete is missing: \(since)")
+            return
+        }
+        #expect(delete.tombstone[\.reference] as? String == "A1")
+        #expect(since.allSatisfy { $0.processIdentifier == String(ProcessInfo.processInfo.processIdentifier) })
+    }
+
+    @Test func historyOffWritesNoRows() throws {
+        let context = ModelContext(try open(.disabled))
+        context.insert(Booking(reference: "A1", guests: 2))
+        try context.save()
+        let connection = try SQLiteConnection(path: url.path)
+        #expect(try connection.scalarText("SELECT count(*) FROM \"_strata_history\"") == "0")
+    }
+
+    @Test func authorsCompareByCanonicalEquivalenceInSQL() throws {
+        let context = ModelContext(try open())
+        context.author = "Zo\u{EB}"  // precomposed ë
+        context.insert(Booking(reference: "A1", guests: 2))
+        try context.save()
+        let decomposed = "Zoe\u{308}"
+        let found = try context.fetchHistory(Transactions(predicate: #Predicate { $0.author == decomposed }))
+        #expect(found.count == 1)
+    }
+
+    @Test func tokenAndAuthorPredicatesCompileToSQL() throws {
+        let token = DefaultHistoryToken(tokenValue: ["S": 7])
+        let translation = HistoryFilter.superset(of: #Predicate<DefaultHistoryTransaction> { $0.token > token && $0.author == "widget" })
+        #expect(translation.isExact)
+        #expect(translation.lowerBounds == [token])
+        var bindings: [SQLiteValue] = []
+        let sql = SQLiteHistory.compile(translation.filter.resolved(for: "S"), &bindings)
+        #expect(sql == "((\"id\" > ?1) AND (\"author_key\" IS ?2))")
+        #expect(bindings == [.integer(7), .text("widget")])
+
+        // What SQL cannot run narrows nothing, and the rest still runs in SQL.
+        let mixed = HistoryFilter.superset(of: #Predicate<DefaultHistoryTransaction> { $0.changes.isEmpty && $0.token > token })
+        #expect(!mixed.isExact)
+        #expect(mixed.filter.resolved(for: "S") == .compare(.transactionIdentifier, .greater, .int(7)))
+        // A token that does not name the store selects none of its transactions after it.
+        #expect(translation.filter.resolved(for: "T").selectsNothing)
+    }
+
+    @Test func aWindowPrunesAsTheStoreSaves() throws {
+        let context = ModelContext(try open(.window(transactions: 3)))
+        for index in 0..<10 {
+            context.insert(Booking(reference: "R\(index)", guests: index))
+            try context.save()
+        }
+        let connection = try SQLiteConnection(path: url.path)
+        #expect(try connection.scalarText("SELECT count(*) FROM \"_strata_history\"") == "3")
+        #expect(try connection.scalarText("SELECT value FROM \"_strata_metadata\" WHERE key = 'historyHorizon'") == "7")
+    }
+}
