@@ -66,7 +66,8 @@ enum JSONStoreFormat {
             throw wrong("entities", "expected an object with an array of records per entity")
         }
         let coding = JSONValueCoding(storeIdentifier: storeIdentifier, file: file)
-        let layoutsByName = Dictionary(layouts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var layoutsByName = Dictionary(layouts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for (new, old) in change.entityRenames where layoutsByName[old] == nil { layoutsByName[old] = layoutsByName[new] }
         for layout in layouts { contents.tables[layout.name] = JSONStoreContents.Table() }
         let idKey = try document.key("id")
         try entities.forEachMember { entityName, records in
@@ -76,13 +77,13 @@ enum JSONStoreFormat {
                 return
             }
             guard records.isArray else { throw wrong("entities.\(entityName)", "expected an array of records, found \(records.typeName)") }
-            let renamed = change.renames[entityName] ?? [:]
+            let renamed = change.renames[layout.name] ?? [:]
             let (table, highest) = try readRecords(
                 records, layout: layout, keys: layout.propertyNames.map { try document.key($0) },
                 formerKeys: layout.propertyNames.map { name in try renamed[name].map { try document.key($0) } },
-                retired: change.retiredMembers[entityName] ?? [], idKey: idKey, coding: coding)
+                retired: change.retiredMembers[layout.name] ?? [], idKey: idKey, coding: coding)
             highestKey = max(highestKey, highest)
-            contents.tables[entityName] = table
+            contents.tables[layout.name] = table
         }
         root.forEachMember { member, node in
             if !definedMembers.contains(member) { contents.unknownMembers.append((member, node.plainText)) }
@@ -101,18 +102,22 @@ enum JSONStoreFormat {
         var retiredMembers: [String: Set<String>] = [:]
         /// Entities the new schema does not have.
         var retiredEntities: Set<String> = []
+        /// New entity name → the name its records were stored under, for renamed entities.
+        var entityRenames: [String: String] = [:]
 
         /// No change.
         init() {}
 
         init(from stored: Schema, to schema: Schema) {
             renames = schema.propertyRenames(from: stored)
+            entityRenames = schema.entityRenames(from: stored)
+            let newNames = Dictionary(entityRenames.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             for old in stored.entities {
-                guard let entity = schema.entitiesByName[old.name] else {
+                guard let entity = schema.entitiesByName[newNames[old.name] ?? old.name] else {
                     retiredEntities.insert(old.name)
                     continue
                 }
-                retiredMembers[old.name] = Set(old.storedPropertyNames).subtracting(entity.storedPropertyNames)
+                retiredMembers[entity.name] = Set(old.storedPropertyNames).subtracting(entity.storedPropertyNames)
             }
         }
     }

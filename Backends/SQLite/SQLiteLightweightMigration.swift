@@ -9,6 +9,8 @@ import StrataCore
 ///   built, and a new unique constraint that the stored rows break fails with an error naming it;
 /// - a property renamed through `originalName` keeps its column, renamed; so does one whose
 ///   stored property named it as its `originalName` (the rename undone by a rollback plan);
+///   an entity renamed through `@Model(originalName:)` keeps its table, renamed, and its
+///   to-many join tables follow;
 /// - removed properties' columns are dropped;
 /// - new entities get tables, and new properties columns, filled with the property's default
 ///   value; a new required property without one is refused when the table has rows;
@@ -28,26 +30,47 @@ struct SQLiteLightweightMigration {
     /// The steps, in the order they must run; empty when the tables already fit.
     func steps() throws -> [Step] {
         let storedMapping = SQLiteSchemaMapping(schema: stored)
+        let entityRenames = schema.entityRenames(from: stored)
+        let renamedFrom = Set(entityRenames.values)
         var steps: [Step] = []
-        for old in storedMapping.orderedTables where mapping.tables[old.entityName] == nil {
+        for old in storedMapping.orderedTables where mapping.tables[old.entityName] == nil && !renamedFrom.contains(old.entityName) {
             steps.append { try $0.execute("DROP TABLE IF EXISTS \(SQLIdentifier.quote(old.tableName))") }
         }
+        let joinRenames = joinTableRenames(storedMapping, entityRenames: entityRenames)
         let joins = Set(mapping.joinTables.map(\.name))
-        for join in storedMapping.joinTables where !joins.contains(join.name) {
+        let renamedJoins = Set(joinRenames.map(\.old))
+        for join in storedMapping.joinTables where !joins.contains(join.name) && !renamedJoins.contains(join.name) {
             steps.append { try $0.execute("DROP TABLE IF EXISTS \(SQLIdentifier.quote(join.name))") }
         }
         let wanted = Set(mapping.orderedTables.flatMap { SQLiteSchemaWriter.indexes($0).map(\.name) })
-        for old in storedMapping.orderedTables where mapping.tables[old.entityName] != nil {
+        for old in storedMapping.orderedTables where mapping.tables[old.entityName] != nil || renamedFrom.contains(old.entityName) {
             for index in SQLiteSchemaWriter.indexes(old) where !wanted.contains(index.name) {
                 steps.append { try $0.execute("DROP INDEX IF EXISTS \(SQLIdentifier.quote(index.name))") }
             }
         }
         for table in mapping.orderedTables {
-            guard let old = storedMapping.tables[table.entityName] else {
+            let formerName = entityRenames[table.entityName]
+            guard let old = storedMapping.tables[formerName ?? table.entityName] else {
                 steps.append { try $0.execute(SQLiteSchemaWriter.createTable(table, mapping: mapping)) }
                 continue
             }
+            if formerName != nil {
+                steps.append {
+                    try $0.execute("ALTER TABLE \(SQLIdentifier.quote(old.tableName)) RENAME TO \(SQLIdentifier.quote(table.tableName))")
+                }
+            }
             steps += try columnSteps(table, old: old)
+        }
+        for rename in joinRenames {
+            steps.append { connection in
+                let name = SQLIdentifier.quote(rename.new)
+                if rename.old != rename.new { try connection.execute("ALTER TABLE \(SQLIdentifier.quote(rename.old)) RENAME TO \(name)") }
+                guard rename.swapsSides else { return }
+                // The other side now owns the table: its keys move to the source column.
+                try connection.execute("ALTER TABLE \(name) RENAME COLUMN \"source\" TO \"_strata_swap\"")
+                try connection.execute("ALTER TABLE \(name) RENAME COLUMN \"target\" TO \"source\"")
+                try connection.execute("ALTER TABLE \(name) RENAME COLUMN \"_strata_swap\" TO \"target\"")
+            }
         }
         steps.append { connection in
             for table in mapping.orderedTables {
@@ -59,6 +82,34 @@ struct SQLiteLightweightMigration {
             for statement in SQLiteSchemaWriter.joinTableStatements(mapping) { try connection.execute(statement) }
         }
         return steps
+    }
+
+    /// The join tables whose name or owning side changed because an entity or a to-many
+    /// relationship was renamed: the stored table is renamed (and its columns swapped when
+    /// the other side now owns it) rather than dropped, so the links are kept.
+    private func joinTableRenames(
+        _ storedMapping: SQLiteSchemaMapping, entityRenames: [String: String]
+    ) -> [(old: String, new: String, swapsSides: Bool)] {
+        let propertyRenames = schema.propertyRenames(from: stored)
+        var renames: [(old: String, new: String, swapsSides: Bool)] = []
+        var seen: Set<String> = []
+        for table in mapping.orderedTables {
+            let formerEntity = entityRenames[table.entityName] ?? table.entityName
+            guard let old = storedMapping.tables[formerEntity] else { continue }
+            for (slot, property) in table.properties.enumerated() {
+                guard case .joinTable(let name, let owner, _, _) = property, !seen.contains(name) else { continue }
+                let propertyName = table.propertyNames[slot]
+                let formerProperty = propertyRenames[table.entityName]?[propertyName] ?? propertyName
+                guard let oldSlot = old.propertyNames.firstIndex(of: formerProperty),
+                    case .joinTable(let oldName, let oldOwner, _, _) = old.properties[oldSlot]
+                else { continue }
+                let swapsSides = oldOwner != owner
+                guard oldName != name || swapsSides else { continue }
+                seen.insert(name)
+                renames.append((oldName, name, swapsSides))
+            }
+        }
+        return renames
     }
 
     /// Renames, drops, adds and checks the columns of a table that both schemas have.

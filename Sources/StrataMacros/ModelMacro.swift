@@ -74,7 +74,8 @@ extension ModelMacro: MemberMacro {
             }
             """,
         ]
-        if let schemaAnnotations = schemaAnnotations(of: annotations, model: model, access: access) {
+        let originalName = node.arguments?.as(LabeledExprListSyntax.self)?.first { $0.label?.text == "originalName" }?.expression
+        if let schemaAnnotations = schemaAnnotations(of: annotations, originalName: originalName, model: model, access: access) {
             members.append(schemaAnnotations)
         }
         return members
@@ -124,9 +125,11 @@ extension ModelMacro: MemberMacro {
             """
     }
 
-    /// `_schemaAnnotations`, built from the class's first `#Unique` and first `#Index`.
+    /// `_schemaAnnotations`, built from the class's first `#Unique` and first `#Index`, and
+    /// the `originalName:` of `@Model(originalName:)`.
     private static func schemaAnnotations(
         of annotations: [ModelAnnotation],
+        originalName: ExprSyntax?,
         model: String,
         access: String
     ) -> DeclSyntax? {
@@ -138,6 +141,7 @@ extension ModelMacro: MemberMacro {
                 "\(label): StrataCore.Schema.\(macro)<\(type)>(\(annotation.expansion.arguments.trimmedDescription))"
             )
         }
+        if let originalName { arguments.append("originalName: \(originalName.trimmedDescription)") }
         guard !arguments.isEmpty else { return nil }
         return """
             \(raw: access)static var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {

@@ -11,6 +11,84 @@ import Testing
     ])
 )
 struct ModelMacroTests {
+    @Test func passesAnOriginalEntityNameToTheSchema() {
+        assertMacro {
+            #"""
+            @Model(originalName: "Journey")
+            final class Trip {
+                var name: String
+                init(name: String) { self.name = name }
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Trip {
+                var name: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _name)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _name = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.name)
+                        return self._$backingData._getValue(at: 0, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _name: StrataCore._PersistedPropertyToken
+                init(name: String) { self.name = name }
+
+                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Trip> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Trip>) {
+                    _name = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
+
+                static var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
+                    StrataCore.Schema.ModelAnnotations(
+                        originalName: "Journey"
+                    )
+                }
+            }
+            """#
+        }
+    }
+
     @Test func expandsPlainModel() {
         assertMacro {
             #"""

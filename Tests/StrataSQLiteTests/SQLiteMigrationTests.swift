@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+@testable import StrataSQLite
 @testable import StrataTesting
 import Testing
 
@@ -90,5 +91,20 @@ import Testing
         let trips = try context.fetch(FetchDescriptor<TripsSchemaV2.Trip>(sortBy: [SortDescriptor(\.startDate)]))
         #expect(trips.map(\.place) == ["Japan", "Japan again", "Norway"])
         #expect(trips.map(\.rating) == [0, 0, 0])
+    }
+
+    @Test func anEntityRenameRenamesItsTableAndJoinTable() throws {
+        let first = ModelContext(try open(PlacesSchemaV1.self))
+        let kyoto = PlacesSchemaV1.Place(name: "Kyoto")
+        kyoto.tags = [PlacesSchemaV1.Tag(label: "temples")]
+        first.insert(kyoto)
+        try first.save()
+
+        let renamed = ModelContext(try open(PlacesSchemaV2.self, plan: PlacesMigrationPlan.self))
+        #expect(try renamed.fetch(FetchDescriptor<PlacesSchemaV2.Spot>()).first?.labels.map(\.label) == ["temples"])
+        let connection = try SQLiteConnection(path: url.path)
+        let tables = try connection.scalarText(
+            "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite_%' ORDER BY name)")
+        #expect(tables == "Spot,Spot_labels,Tag")
     }
 }

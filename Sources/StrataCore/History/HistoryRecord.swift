@@ -66,11 +66,14 @@ package struct HistoryRecord: Sendable, Hashable {
     package func transaction(schema: Schema) -> DefaultHistoryTransaction {
         var typed: [HistoryChange] = []
         var position: Int64 = 0
-        for run in runs {
-            guard let type = schema.entitiesByName[run.entityName]?.modelType else {
+        for var run in runs {
+            // A run recorded before its entity was renamed reads as a change of the new entity.
+            let entity = schema.entitiesByName[run.entityName] ?? schema.entities.first { $0.originalName == run.entityName }
+            guard let entity, let type = entity.modelType else {
                 position += run.count
                 continue
             }
+            run.entityName = entity.name
             typed += type.historyChanges(run, storeIdentifier: storeIdentifier, firstPosition: position, transaction: transactionIdentifier)
             position += run.count
         }

@@ -145,8 +145,9 @@ extension Schema {
     /// renamed property is kept.
     public func propertyRenames(from stored: Schema) -> [String: [String: String]] {
         var renames: [String: [String: String]] = [:]
+        let entityRenames = entityRenames(from: stored)
         for entity in entities {
-            guard let old = stored.entitiesByName[entity.name] else { continue }
+            guard let old = stored.entitiesByName[entityRenames[entity.name] ?? entity.name] else { continue }
             let newNames = Set(entity.storedPropertyNames)
             var available = Set(old.storedPropertyNames).subtracting(newNames)
             for name in entity.storedPropertyNames where !old.storedPropertyNames.contains(name) {
@@ -156,6 +157,22 @@ extension Schema {
                 available.remove(original)
                 renames[entity.name, default: [:]][name] = original
             }
+        }
+        return renames
+    }
+
+    /// The entities of this schema that `stored` holds under another name, by their name here:
+    /// the new entity names the old one as its `originalName`, or (for a rollback) the old
+    /// entity names the new one as its own.
+    public func entityRenames(from stored: Schema) -> [String: String] {
+        var renames: [String: String] = [:]
+        var available = Set(stored.entities.map(\.name)).subtracting(entities.map(\.name))
+        for entity in entities where stored.entitiesByName[entity.name] == nil {
+            let forward = entity.originalName
+            let backward = stored.entities.first { $0.originalName == entity.name }?.name
+            guard let original = [forward, backward].compactMap({ $0 }).first(where: available.contains) else { continue }
+            available.remove(original)
+            renames[entity.name] = original
         }
         return renames
     }

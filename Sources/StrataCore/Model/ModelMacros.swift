@@ -28,6 +28,25 @@ import Observation
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "StrataMacros", type: "ModelMacro")
 
+/// ``Model()`` for a class whose entity was stored under another name: a lightweight
+/// migration renames the stored entity to the class's name and keeps its data, as
+/// `@Attribute(originalName:)` does for a property.
+///
+/// ```swift
+/// @Model(originalName: "Journey")
+/// final class Trip { var name: String; init(name: String) { self.name = name } }
+/// ```
+/// SwiftData has no entity renames; this is Strata's own (see "Differences from SwiftData").
+@attached(
+    member,
+    names: named(_$backingData), named(persistentBackingData), named(schemaMetadata),
+    named(init), named(_$observationRegistrar), named(access), named(withMutation), named(_notifyObservers),
+    named(_schemaAnnotations)
+)
+@attached(memberAttribute)
+@attached(extension, conformances: PersistentModel, Observable)
+public macro Model(originalName: String) = #externalMacro(module: "StrataMacros", type: "ModelMacro")
+
 /// Routes one stored property of a ``Model()`` class through its backing data slot.
 ///
 /// `@Model` adds this attribute to every persisted property; do not write it yourself.

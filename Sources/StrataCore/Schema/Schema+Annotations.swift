@@ -54,17 +54,21 @@ extension Schema {
     public struct ModelAnnotations {
         let uniquenessConstraints: [[AnyKeyPath]]
         let indices: [(kind: IndexKind, keyPaths: [AnyKeyPath])]
+        /// The name the entity was stored under before, from `@Model(originalName:)`.
+        let originalName: String?
 
-        /// No constraints and no indexes.
-        public init() {
+        /// No constraints and no indexes, and the entity's former name if it had one.
+        public init(originalName: String? = nil) {
             uniquenessConstraints = []
             indices = []
+            self.originalName = originalName
         }
 
-        /// The constraints and indexes of one model type.
-        public init<T>(uniquenessConstraints: Unique<T>? = nil, indices: Index<T>? = nil) {
+        /// The constraints and indexes of one model type, and the entity's former name if it had one.
+        public init<T>(uniquenessConstraints: Unique<T>? = nil, indices: Index<T>? = nil, originalName: String? = nil) {
             self.uniquenessConstraints = uniquenessConstraints?.constraints.map { $0.map { $0 as AnyKeyPath } } ?? []
             self.indices = indices?.indices.map { (kind: $0.kind, keyPaths: $0.keyPaths.map { $0 as AnyKeyPath }) } ?? []
+            self.originalName = originalName
         }
     }
 }

@@ -3,6 +3,9 @@ extension Schema {
     public final class Entity: Codable, Hashable, CustomStringConvertible, @unchecked Sendable {
         /// The entity's name (the model class's name).
         public internal(set) var name: String
+        /// The name the entity was stored under before a rename (`@Model(originalName:)`);
+        /// the same as ``name`` otherwise. A lightweight migration moves the data across.
+        public internal(set) var originalName: String
         /// Entities that inherit from this one.
         public internal(set) var subentities: Set<Entity>
         /// The name of the entity this one inherits from, if any.
@@ -37,6 +40,7 @@ extension Schema {
         /// Creates an entity.
         public init(_ name: String, subentities: Set<Entity> = [], properties: [any SchemaProperty] = []) {
             self.name = name
+            self.originalName = name
             self.subentities = subentities
             self.storedProperties = properties
             self.uniquenessConstraints = []
@@ -93,12 +97,13 @@ extension Schema {
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
         private enum CodingKeys: String, CodingKey {
-            case name, superentityName, attributes, relationships, order, uniquenessConstraints, indices, indexKinds
+            case name, originalName, superentityName, attributes, relationships, order, uniquenessConstraints, indices, indexKinds
         }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(name, forKey: .name)
+            if originalName != name { try container.encode(originalName, forKey: .originalName) }
             try container.encodeIfPresent(superentityName, forKey: .superentityName)
             try container.encode(storedProperties.compactMap { $0 as? Attribute }, forKey: .attributes)
             try container.encode(storedProperties.compactMap { $0 as? Relationship }, forKey: .relationships)
@@ -112,6 +117,7 @@ extension Schema {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decode(String.self, forKey: .name)
+            originalName = try container.decodeIfPresent(String.self, forKey: .originalName) ?? name
             superentityName = try container.decodeIfPresent(String.self, forKey: .superentityName)
             subentities = []
             let attributes = try container.decode([Attribute].self, forKey: .attributes)

@@ -104,6 +104,7 @@ struct SchemaBuilder {
         let namesByKeyPath = Dictionary(
             type.schemaMetadata.map { ($0.keypath, $0.name) }, uniquingKeysWith: { first, _ in first })
         let annotations = type._schemaAnnotations
+        if let originalName = annotations.originalName, !originalName.isEmpty { entity.originalName = originalName }
         func names(_ keyPaths: [AnyKeyPath], in declaration: String) -> [String]? {
             var result: [String] = []
             for keyPath in keyPaths {

@@ -6,6 +6,7 @@ extension StoreConformance {
     static let migrationChecks: [Check] = [
         Check("a migration plan runs its stages in order, keeps renamed data and rolls back", migrationPlanRunsAndRollsBack),
         Check("a migration that fails leaves the data and its version as they were", failedMigrationChangesNothing),
+        Check("an entity and a relationship renamed through originalName keep their data and links", entityRenameKeepsData),
     ]
 
     /// A container over the store `name` with one version of the trips schema.
@@ -81,5 +82,32 @@ extension StoreConformance {
         let context = harness.context(try tripsContainer(harness, name, TripsSchemaV1.self))
         let trips = try context.fetch(FetchDescriptor<TripsSchemaV1.Trip>(sortBy: [SortDescriptor(\.startDate)]))
         #expect(trips.map(\.destination) == ["Japan", "Japan again", "Norway"])
+    }
+
+    static func entityRenameKeepsData(_ harness: ConformanceHarness) throws {
+        let name = ConformanceHarness.uniqueName(for: harness.check)
+        let first = harness.context(try tripsContainer(harness, name, PlacesSchemaV1.self))
+        let kyoto = PlacesSchemaV1.Place(name: "Kyoto")
+        let oslo = PlacesSchemaV1.Place(name: "Oslo")
+        let temples = PlacesSchemaV1.Tag(label: "temples")
+        let fjords = PlacesSchemaV1.Tag(label: "fjords")
+        kyoto.tags = [temples]
+        oslo.tags = [fjords, temples]
+        for place in [kyoto, oslo] { first.insert(place) }
+        try first.save()
+        let reopened = harness.context(try tripsContainer(harness, name, PlacesSchemaV1.self))
+        guard try reopened.fetchCount(FetchDescriptor<PlacesSchemaV1.Place>()) == 2 else { return }  // keeps nothing
+
+        let renamed = harness.context(try tripsContainer(harness, name, PlacesSchemaV2.self, plan: PlacesMigrationPlan.self))
+        let spots = try renamed.fetch(FetchDescriptor<PlacesSchemaV2.Spot>(sortBy: [SortDescriptor(\.name)]))
+        #expect(spots.map(\.name) == ["Kyoto", "Oslo"], "the renamed entity lost its records")
+        #expect(spots.map { $0.labels.map(\.label).sorted() } == [["temples"], ["fjords", "temples"]], "the renamed relationship lost its links")
+        spots[0].labels.append(try #require(try renamed.fetch(FetchDescriptor<PlacesSchemaV2.Tag>()).first { $0.label == "fjords" }))
+        try renamed.save()
+
+        let back = harness.context(try tripsContainer(harness, name, PlacesSchemaV1.self, plan: PlacesRollbackPlan.self))
+        let places = try back.fetch(FetchDescriptor<PlacesSchemaV1.Place>(sortBy: [SortDescriptor(\.name)]))
+        #expect(places.map(\.name) == ["Kyoto", "Oslo"], "the rollback lost the records")
+        #expect(places.map { $0.tags.map(\.label).sorted() } == [["fjords", "temples"], ["fjords", "temples"]], "the rollback lost the links")
     }
 }

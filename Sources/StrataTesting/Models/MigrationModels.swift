@@ -142,3 +142,53 @@ enum TripsPlanFromV2: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [TripsSchemaV2.self, TripsSchemaV3.self] }
     static var stages: [MigrationStage] { [.lightweight(fromVersion: TripsSchemaV2.self, toVersion: TripsSchemaV3.self)] }
 }
+
+/// Places with tags, linked many-to-many through a join table.
+enum PlacesSchemaV1: VersionedSchema {
+    static var versionIdentifier: Schema.Version { Schema.Version(1, 0, 0) }
+    static var models: [any PersistentModel.Type] { [Place.self, Tag.self] }
+
+    @Model final class Place {
+        var name: String
+        var tags: [Tag] = []
+
+        init(name: String) { self.name = name }
+    }
+
+    @Model final class Tag {
+        var label: String
+
+        init(label: String) { self.label = label }
+    }
+}
+
+/// V2 renames the entity `Place` to `Spot` and its relationship `tags` to `labels`.
+enum PlacesSchemaV2: VersionedSchema {
+    static var versionIdentifier: Schema.Version { Schema.Version(2, 0, 0) }
+    static var models: [any PersistentModel.Type] { [Spot.self, Tag.self] }
+
+    @Model(originalName: "Place") final class Spot {
+        var name: String
+        @Relationship(originalName: "tags") var labels: [Tag] = []
+
+        init(name: String) { self.name = name }
+    }
+
+    @Model final class Tag {
+        var label: String
+
+        init(label: String) { self.label = label }
+    }
+}
+
+/// Places V1 → V2, a rename of an entity and of a to-many relationship.
+enum PlacesMigrationPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PlacesSchemaV1.self, PlacesSchemaV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: PlacesSchemaV1.self, toVersion: PlacesSchemaV2.self)] }
+}
+
+/// Places V2 back to V1.
+enum PlacesRollbackPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PlacesSchemaV2.self, PlacesSchemaV1.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: PlacesSchemaV2.self, toVersion: PlacesSchemaV1.self)] }
+}
