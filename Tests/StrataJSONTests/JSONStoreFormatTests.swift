@@ -79,10 +79,13 @@ import Testing
             }
 
             """
-        // The schema the document was written with comes last; it is the container's.
+        // Then the save's history (JSONStoreHistoryTests checks it), and last the schema the
+        // document was written with, which is the container's.
         let text = try Self.text(url)
+        let historyStart = try #require(text.range(of: ",\n  \"history\": "))
         let schemaStart = try #require(text.range(of: ",\n  \"schema\": "))
-        #expect(String(text[..<schemaStart.lowerBound]) + "\n}\n" == expected)
+        #expect(historyStart.lowerBound < schemaStart.lowerBound)
+        #expect(String(text[..<historyStart.lowerBound]) + "\n}\n" == expected)
         let recorded = try JSONDecoder().decode(Schema.self, from: Data(String(text[schemaStart.upperBound...].dropLast(3)).utf8))
         #expect(recorded.hasSameStructure(as: Schema([Trip.self])))
     }
