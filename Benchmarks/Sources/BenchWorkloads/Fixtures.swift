@@ -35,8 +35,8 @@ public final class Fixtures: Sendable {
     /// A fresh copy of the seed for `backend` (GRDB reads the raw seed).
     func freshCopy(for backend: Backend) throws -> URL {
         try prepareSeeds(for: backend)
-        let seed = backend == .strata ? strataSeed : rawSeed
-        let url = try runFile(backend == .strata ? "copy.store" : "copy.sqlite")
+        let seed = backend.readsStrataSeed ? strataSeed : rawSeed
+        let url = try runFile(backend.readsStrataSeed ? "copy.store" : "copy.sqlite")
         try FileManager.default.copyItem(at: seed, to: url)
         return url
     }
@@ -53,15 +53,15 @@ public final class Fixtures: Sendable {
     ///
     /// - Throws: A SQLite, Strata or file error.
     public func prepareSeeds(for backend: Backend) throws {
-        let seed = backend == .strata ? strataSeed : rawSeed
+        let seed = backend.readsStrataSeed ? strataSeed : rawSeed
         if FileManager.default.fileExists(atPath: seed.path) {
-            if Self.rowCount(seed, table: backend == .strata ? "BenchTrip" : "trip") == count { return }
+            if Self.rowCount(seed, table: backend.readsStrataSeed ? "BenchTrip" : "trip") == count { return }
             Self.remove(seed)  // left by an older layout or an interrupted run
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let building = try runFile("seed-\(backend.rawValue)")
         let rows = TripValues.rows(count)
-        if backend == .strata {
+        if backend.readsStrataSeed {
             try StrataInsert.write(rows, to: building)
         } else {
             let database = try RawDatabase(path: building.path)

@@ -6,7 +6,8 @@ import Strata
 /// Opening the container (schema check, connection, PRAGMAs) is untimed, like opening the
 /// raw connection and GRDB's queue; contexts are made inside the timed part.
 enum StrataRuns {
-    static func make(_ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
+    static func make(_ workload: Workload, fixtures: Fixtures, history: HistoryRetention) throws -> any WorkloadRun {
+        func container(_ url: URL) throws -> ModelContainer { try StrataRuns.container(url, history: history) }
         switch workload {
         case .insert:
             return StrataInsert(container: try container(fixtures.runFile("strata-insert.store")), rows: TripValues.rows(fixtures.count))
@@ -24,8 +25,10 @@ enum StrataRuns {
     }
 
     /// A container for `BenchTrip` in a SQLite file at `url`.
-    static func container(_ url: URL) throws -> ModelContainer {
-        try ModelContainer(for: BenchTrip.self, configurations: ModelConfiguration(url: url))
+    static func container(_ url: URL, history: HistoryRetention = .unlimited) throws -> ModelContainer {
+        var configuration = ModelConfiguration(url: url)
+        configuration.historyRetention = history
+        return try ModelContainer(for: BenchTrip.self, configurations: configuration)
     }
 }
 

@@ -4,8 +4,10 @@ import Foundation
 public enum Backend: String, CaseIterable, Sendable {
     /// The SQLite C API: prepared statements reused, one transaction, `SQLITE_STATIC` text.
     case raw
-    /// Strata's default SQLite store through `ModelContext`.
+    /// Strata's default SQLite store through `ModelContext`, with history on (the default).
     case strata
+    /// The same with history off, the fair comparison with GRDB, which keeps none.
+    case strataNoHistory = "strata-nohistory"
     /// GRDB 7's record API with a Codable record.
     case grdb
 }
@@ -41,7 +43,8 @@ public enum WorkloadRuns {
     public static func make(_ backend: Backend, _ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
         switch backend {
         case .raw: return try RawRuns.make(workload, fixtures: fixtures)
-        case .strata: return try StrataRuns.make(workload, fixtures: fixtures)
+        case .strata: return try StrataRuns.make(workload, fixtures: fixtures, history: .unlimited)
+        case .strataNoHistory: return try StrataRuns.make(workload, fixtures: fixtures, history: .disabled)
         case .grdb: return try GRDBRuns.make(workload, fixtures: fixtures)
         }
     }
@@ -65,4 +68,9 @@ public enum WorkloadRuns {
 enum FilterQuery {
     /// How many times one run executes the query.
     static let repetitions = 10
+}
+
+extension Backend {
+    /// Whether the backend reads Strata's seed file rather than the raw one.
+    var readsStrataSeed: Bool { self == .strata || self == .strataNoHistory }
 }

@@ -102,11 +102,14 @@ public final class ResultsObserver<Element, SectionTitle>: Observable, StaleMark
     struct Sectioning {
         let keyPath: PartialKeyPath<Element>
         let title: (Element) -> SectionTitle
-        let sort: SortDescriptor<Element>
+        /// The section sort, as a one-element list: a `SortDescriptor` stored directly in a
+        /// struct makes a release build's value witnesses refer to a metadata accessor that
+        /// swift-corelibs-foundation does not export, and linking fails; an array does not.
+        let sort: [SortDescriptor<Element>]
 
         /// `sortBy` with the section sort in front.
         func sorted(_ sortBy: [SortDescriptor<Element>]) -> [SortDescriptor<Element>] {
-            sortBy.first == sort ? sortBy : [sort] + sortBy
+            sortBy.prefix(1).elementsEqual(sort) ? sortBy : sort + sortBy
         }
     }
 
@@ -357,11 +360,11 @@ extension ResultsObserver where SectionTitle == String {
     }
 
     private static func sectioning(_ keyPath: KeyPath<Element, String>) -> Sectioning {
-        Sectioning(keyPath: keyPath, title: { $0[keyPath: keyPath] }, sort: SortDescriptor(assumeSendable(keyPath)))
+        Sectioning(keyPath: keyPath, title: { $0[keyPath: keyPath] }, sort: [SortDescriptor(assumeSendable(keyPath))])
     }
 
     private static func sectioning(_ keyPath: KeyPath<Element, String?>) -> Sectioning {
-        Sectioning(keyPath: keyPath, title: { $0[keyPath: keyPath] ?? "" }, sort: SortDescriptor(assumeSendable(keyPath)))
+        Sectioning(keyPath: keyPath, title: { $0[keyPath: keyPath] ?? "" }, sort: [SortDescriptor(assumeSendable(keyPath))])
     }
 }
 
