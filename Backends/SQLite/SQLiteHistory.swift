@@ -188,8 +188,8 @@ enum SQLiteHistory {
     /// `filter` as a SQL condition on the history table, its constants appended to `bindings`.
     static func compile(_ filter: HistoryFilter, _ bindings: inout [SQLiteValue]) -> String {
         switch filter {
-        case .all: return "1"
-        case .none: return "0"
+        case .everything: return "1"
+        case .nothing: return "0"
         case .and(let lhs, let rhs): return "(\(compile(lhs, &bindings)) AND \(compile(rhs, &bindings)))"
         case .or(let lhs, let rhs): return "(\(compile(lhs, &bindings)) OR \(compile(rhs, &bindings)))"
         case .not(let inner): return "(NOT \(compile(inner, &bindings)))"

@@ -7,9 +7,9 @@ import Foundation
 /// whole predicate on what it read: a conjunct it cannot run only widens the read.
 package indirect enum HistoryFilter: Sendable, Hashable {
     /// Every transaction.
-    case all
+    case everything
     /// No transaction.
-    case none
+    case nothing
     case and(HistoryFilter, HistoryFilter)
     case or(HistoryFilter, HistoryFilter)
     case not(HistoryFilter)
@@ -40,17 +40,17 @@ package indirect enum HistoryFilter: Sendable, Hashable {
 
     /// The store-side form of `predicate`; `nil` selects everything, exactly.
     package static func superset(of predicate: Predicate<DefaultHistoryTransaction>?) -> Translation {
-        guard let predicate else { return Translation(filter: .all, isExact: true, lowerBounds: []) }
+        guard let predicate else { return Translation(filter: .everything, isExact: true, lowerBounds: []) }
         var context = HistoryFilterContext(variable: predicate.variable.key)
         let filter = context.superset(predicate.expression)
-        return Translation(filter: filter ?? .all, isExact: filter != nil && context.isExact, lowerBounds: context.lowerBounds)
+        return Translation(filter: filter ?? .everything, isExact: filter != nil && context.isExact, lowerBounds: context.lowerBounds)
     }
 
     /// The filter with each token comparison turned into a comparison of the transaction
     /// identifier, for a transaction of `storeIdentifier` (whose token names that store only).
     package func resolved(for storeIdentifier: String) -> HistoryFilter {
         switch self {
-        case .all, .none, .compare: return self
+        case .everything, .nothing, .compare: return self
         case .and(let lhs, let rhs): return .and(lhs.resolved(for: storeIdentifier), rhs.resolved(for: storeIdentifier))
         case .or(let lhs, let rhs): return .or(lhs.resolved(for: storeIdentifier), rhs.resolved(for: storeIdentifier))
         case .not(let inner): return .not(inner.resolved(for: storeIdentifier))
@@ -60,21 +60,21 @@ package indirect enum HistoryFilter: Sendable, Hashable {
                 // DefaultHistoryToken compares over the stores both tokens name; with none in
                 // common neither is less, so only `<=`, `>=` and `!=` hold.
                 switch op {
-                case .lessOrEqual, .greaterOrEqual, .notEqual: return .all
-                case .less, .greater, .equal: return .none
+                case .lessOrEqual, .greaterOrEqual, .notEqual: return .everything
+                case .less, .greater, .equal: return .nothing
                 }
             }
             if op == .equal || op == .notEqual, values.count != 1 {
-                return op == .equal ? .none : .all  // a one-store token equals only a one-store token
+                return op == .equal ? .nothing : .everything  // a one-store token equals only a one-store token
             }
             return .compare(.transactionIdentifier, op, .int(bound))
         }
     }
 
-    /// Whether this filter ends the read early: `.none` anywhere it decides alone.
+    /// Whether this filter ends the read early: `.nothing` anywhere it decides alone.
     package var selectsNothing: Bool {
         switch self {
-        case .none: true
+        case .nothing: true
         case .and(let lhs, let rhs): lhs.selectsNothing || rhs.selectsNothing
         case .or(let lhs, let rhs): lhs.selectsNothing && rhs.selectsNothing
         default: false
@@ -260,7 +260,7 @@ extension PredicateExpressions.Comparison: HistoryFilterNode {
 extension PredicateExpressions.Value: HistoryFilterNode, HistoryOperandNode {
     func historyFilter(_ context: inout HistoryFilterContext) -> HistoryFilter? {
         guard let flag = value as? Bool else { return nil }
-        return flag ? .all : .none
+        return flag ? .everything : .nothing
     }
 
     func historyOperand(_ context: HistoryFilterContext) -> HistoryOperand? {
@@ -317,8 +317,8 @@ extension HistoryFilter {
     /// Whether `record` passes the filter; token comparisons must be ``resolved(for:)`` first.
     package func matches(_ record: HistoryRecord) -> Bool {
         switch self {
-        case .all: return true
-        case .none: return false
+        case .everything: return true
+        case .nothing: return false
         case .and(let lhs, let rhs): return lhs.matches(record) && rhs.matches(record)
         case .or(let lhs, let rhs): return lhs.matches(record) || rhs.matches(record)
         case .not(let inner): return !inner.matches(record)
