@@ -80,24 +80,11 @@ extension ModelMacro {
     }
 
     private static func validate(_ property: PersistedProperty, in context: some MacroExpansionContext) {
-        if property.type == nil {
-            let binding = property.binding
-            var fixIts: [FixIt] = []
-            if let typeName = property.initializer?.literalTypeName {
-                var fixed = binding
-                fixed.pattern = binding.pattern.with(\.trailingTrivia, [])
-                let type = IdentifierTypeSyntax(name: .identifier(typeName), trailingTrivia: binding.pattern.trailingTrivia)
-                fixed.typeAnnotation = TypeAnnotationSyntax(colon: .colonToken(trailingTrivia: .space), type: type)
-                fixIts.append(
-                    FixIt.replace(message: StrataFixIt.addTypeAnnotation(type: typeName), oldNode: binding, newNode: fixed)
-                )
-            }
+        if property.type == nil && property.initializer == nil {
+            // With an initial value, Swift infers the type and the schema reads it from the
+            // generated key path; with neither, nothing can tell it.
             context.diagnose(
-                Diagnostic(
-                    node: binding.pattern,
-                    message: StrataDiagnostic.missingTypeAnnotation(name: property.name),
-                    fixIts: fixIts
-                )
+                Diagnostic(node: property.binding.pattern, message: StrataDiagnostic.missingTypeAnnotation(name: property.name))
             )
         }
         if property.binding.hasObservers, let accessorBlock = property.binding.accessorBlock {

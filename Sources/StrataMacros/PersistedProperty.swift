@@ -16,7 +16,7 @@ struct PersistedProperty {
 
     /// Whether `@_PersistedProperty` can route the property through its slot; the others are errors.
     var isRoutable: Bool {
-        type != nil && !binding.hasObservers && !isLazy
+        (type != nil || initializer != nil) && !binding.hasObservers && !isLazy
     }
 
     /// The persisted properties of a class body, in declaration order.

@@ -15,12 +15,15 @@ extension PersistedPropertyMacro: AccessorMacro {
         guard let variable = declaration.as(VariableDeclSyntax.self),
             variable.bindings.count == 1, let binding = variable.bindings.first,
             let name = binding.identifierName,
-            let type = binding.typeAnnotation?.type.trimmed,
+            binding.typeAnnotation != nil || binding.initializer != nil,
             let slot = node.argumentList.first(where: { $0.label?.text == "slot" })?.expression.trimmedDescription
         else { return [] }
         let storage = "_" + name.filter { $0 != "`" }
         let transformable = isTransformable(variable)
         let get = transformable ? "_getTransformableValue" : "_getValue"
+        // Without an annotation the property's type comes from its initial value; the read
+        // then takes its type from the getter's, as SwiftData's generated code does.
+        let type = binding.typeAnnotation.map { ", as: \($0.type.trimmed.metatypeBase).self" } ?? ""
         let set = transformable ? "_setTransformableValue" : "_setValue"
         return [
             """
@@ -33,7 +36,7 @@ extension PersistedPropertyMacro: AccessorMacro {
             """
             get {
                 _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
-                return self._$backingData.\(raw: get)(at: \(raw: slot), as: \(raw: type.metatypeBase).self)
+                return self._$backingData.\(raw: get)(at: \(raw: slot)\(raw: type))
             }
             """,
             """

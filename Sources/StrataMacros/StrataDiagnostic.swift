@@ -33,7 +33,7 @@ enum StrataDiagnostic: DiagnosticMessage {
         case .letProperty(let name):
             "stored properties of a '@Model' class must be 'var'; declare '\(name)' with 'var'"
         case .missingTypeAnnotation(let name):
-            "persisted property '\(name)' must have an explicit type annotation; add one, as in 'var \(name): Type'"
+            "persisted property '\(name)' has no type: annotate it, as in 'var \(name): Type', or give it an initial value"
         case .propertyObservers(let name):
             "persisted property '\(name)' cannot have 'willSet' or 'didSet' observers; move that code into a method, or mark the property '@Transient'"
         case .lazyProperty(let name):
@@ -86,7 +86,6 @@ enum StrataDiagnostic: DiagnosticMessage {
 enum StrataFixIt: FixItMessage {
     case replaceWithClass(keyword: String)
     case replaceLetWithVar
-    case addTypeAnnotation(type: String)
     case addNilDefaultValue
     case removeLazy
     case removeInverse
@@ -97,7 +96,6 @@ enum StrataFixIt: FixItMessage {
         switch self {
         case .replaceWithClass(let keyword): "Replace '\(keyword)' with 'class'"
         case .replaceLetWithVar: "Replace 'let' with 'var'"
-        case .addTypeAnnotation(let type): "Add ': \(type)'"
         case .addNilDefaultValue: "Add '= nil'"
         case .removeLazy: "Remove 'lazy'"
         case .removeInverse: "Remove 'inverse:'"
@@ -110,7 +108,6 @@ enum StrataFixIt: FixItMessage {
         let id: String = switch self {
         case .replaceWithClass: "replaceWithClass"
         case .replaceLetWithVar: "replaceLetWithVar"
-        case .addTypeAnnotation: "addTypeAnnotation"
         case .addNilDefaultValue: "addNilDefaultValue"
         case .removeLazy: "removeLazy"
         case .removeInverse: "removeInverse"

@@ -101,17 +101,3 @@ extension TypeSyntax {
         return trimmedDescription
     }
 }
-
-extension ExprSyntax {
-    /// The type of a plain literal (`Int` for `0`, `String` for `"a"`), used to suggest an annotation.
-    var literalTypeName: String? {
-        if let prefix = self.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
-            return prefix.expression.literalTypeName.flatMap { ["Int", "Double"].contains($0) ? $0 : nil }
-        }
-        if self.is(IntegerLiteralExprSyntax.self) { return "Int" }
-        if self.is(FloatLiteralExprSyntax.self) { return "Double" }
-        if self.is(StringLiteralExprSyntax.self) { return "String" }
-        if self.is(BooleanLiteralExprSyntax.self) { return "Bool" }
-        return nil
-    }
-}

@@ -1543,56 +1543,23 @@ struct ModelMacroTests {
         }
     }
 
-    @Test func rejectsPropertiesWithoutTypeAnnotation() {
+    @Test func infersTypesFromInitialValues() {
         assertMacro {
             #"""
             @Model
             final class Counter {
                 var count = 0
-                var ratio = -0.5
-                var title = "Untitled"
-                var isOn = true
+                var title = ""
+                var created = Date.now
+                var tags = Set<String>()
+                @Relationship(deleteRule: .cascade) var categories = [Category]()
                 init() {}
             }
             """#
-        } diagnostics: {
-            """
-            @Model
-            final class Counter {
-                var count = 0
-                    ┬────
-                    ╰─ 🛑 persisted property 'count' must have an explicit type annotation; add one, as in 'var count: Type'
-                       ✏️ Add ': Int'
-                var ratio = -0.5
-                    ┬────
-                    ╰─ 🛑 persisted property 'ratio' must have an explicit type annotation; add one, as in 'var ratio: Type'
-                       ✏️ Add ': Double'
-                var title = "Untitled"
-                    ┬────
-                    ╰─ 🛑 persisted property 'title' must have an explicit type annotation; add one, as in 'var title: Type'
-                       ✏️ Add ': String'
-                var isOn = true
-                    ┬───
-                    ╰─ 🛑 persisted property 'isOn' must have an explicit type annotation; add one, as in 'var isOn: Type'
-                       ✏️ Add ': Bool'
-                init() {}
-            }
-            """
-        } fixes: {
-            """
-            @Model
-            final class Counter {
-                var count: Int = 0
-                var ratio: Double = -0.5
-                var title: String = "Untitled"
-                var isOn: Bool = true
-                init() {}
-            }
-            """
         } expansion: {
             #"""
             final class Counter {
-                var count: Int {
+                var count {
                     @storageRestrictions(accesses: _$backingData, initializes: _count)
                     init(initialValue) {
                         _$backingData._setValue(initialValue, at: 0)
@@ -1600,7 +1567,7 @@ struct ModelMacroTests {
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.count)
-                        return self._$backingData._getValue(at: 0, as: Int.self)
+                        return self._$backingData._getValue(at: 0)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.count) {
@@ -1610,60 +1577,78 @@ struct ModelMacroTests {
                 }
 
                 private var _count: StrataCore._PersistedPropertyToken
-                var ratio: Double {
-                    @storageRestrictions(accesses: _$backingData, initializes: _ratio)
+                var title {
+                    @storageRestrictions(accesses: _$backingData, initializes: _title)
                     init(initialValue) {
                         _$backingData._setValue(initialValue, at: 1)
-                        _ratio = StrataCore._PersistedPropertyToken()
+                        _title = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.ratio)
-                        return self._$backingData._getValue(at: 1, as: Double.self)
+                        _$observationRegistrar.access(self, keyPath: \.title)
+                        return self._$backingData._getValue(at: 1)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.ratio) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
                             self._$backingData._setValue(newValue, at: 1)
                         }
                     }
                 }
 
-                private var _ratio: StrataCore._PersistedPropertyToken
-                var title: String {
-                    @storageRestrictions(accesses: _$backingData, initializes: _title)
+                private var _title: StrataCore._PersistedPropertyToken
+                var created {
+                    @storageRestrictions(accesses: _$backingData, initializes: _created)
                     init(initialValue) {
                         _$backingData._setValue(initialValue, at: 2)
-                        _title = StrataCore._PersistedPropertyToken()
+                        _created = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.title)
-                        return self._$backingData._getValue(at: 2, as: String.self)
+                        _$observationRegistrar.access(self, keyPath: \.created)
+                        return self._$backingData._getValue(at: 2)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.created) {
                             self._$backingData._setValue(newValue, at: 2)
                         }
                     }
                 }
 
-                private var _title: StrataCore._PersistedPropertyToken
-                var isOn: Bool {
-                    @storageRestrictions(accesses: _$backingData, initializes: _isOn)
+                private var _created: StrataCore._PersistedPropertyToken
+                var tags {
+                    @storageRestrictions(accesses: _$backingData, initializes: _tags)
                     init(initialValue) {
                         _$backingData._setValue(initialValue, at: 3)
-                        _isOn = StrataCore._PersistedPropertyToken()
+                        _tags = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.isOn)
-                        return self._$backingData._getValue(at: 3, as: Bool.self)
+                        _$observationRegistrar.access(self, keyPath: \.tags)
+                        return self._$backingData._getValue(at: 3)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.isOn) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.tags) {
                             self._$backingData._setValue(newValue, at: 3)
                         }
                     }
                 }
 
-                private var _isOn: StrataCore._PersistedPropertyToken
+                private var _tags: StrataCore._PersistedPropertyToken
+                var categories {
+                    @storageRestrictions(accesses: _$backingData, initializes: _categories)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 4)
+                        _categories = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.categories)
+                        return self._$backingData._getValue(at: 4)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.categories) {
+                            self._$backingData._setValue(newValue, at: 4)
+                        }
+                    }
+                }
+
+                private var _categories: StrataCore._PersistedPropertyToken
                 init() {}
 
                 private var _$backingData: any StrataCore.BackingData<Counter> = Counter.createBackingData()
@@ -1679,18 +1664,20 @@ struct ModelMacroTests {
 
                 static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
                     [
-                        StrataCore.Schema.PropertyMetadata(name: "count", keypath: \Counter.count, defaultValue: (0) as Int, metadata: nil),
-                        StrataCore.Schema.PropertyMetadata(name: "ratio", keypath: \Counter.ratio, defaultValue: (-0.5) as Double, metadata: nil),
-                        StrataCore.Schema.PropertyMetadata(name: "title", keypath: \Counter.title, defaultValue: ("Untitled") as String, metadata: nil),
-                        StrataCore.Schema.PropertyMetadata(name: "isOn", keypath: \Counter.isOn, defaultValue: (true) as Bool, metadata: nil)
+                        StrataCore.Schema.PropertyMetadata(name: "count", keypath: \Counter.count, defaultValue: (0), metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "title", keypath: \Counter.title, defaultValue: (""), metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "created", keypath: \Counter.created, defaultValue: (Date.now), metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "tags", keypath: \Counter.tags, defaultValue: (Set<String>()), metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "categories", keypath: \Counter.categories, defaultValue: ([Category]()), metadata: StrataCore.Schema.Relationship(deleteRule: .cascade))
                     ]
                 }
 
                 required init(backingData: any StrataCore.BackingData<Counter>) {
                     _count = StrataCore._PersistedPropertyToken()
-                    _ratio = StrataCore._PersistedPropertyToken()
                     _title = StrataCore._PersistedPropertyToken()
-                    _isOn = StrataCore._PersistedPropertyToken()
+                    _created = StrataCore._PersistedPropertyToken()
+                    _tags = StrataCore._PersistedPropertyToken()
+                    _categories = StrataCore._PersistedPropertyToken()
                     self.persistentBackingData = backingData
                 }
 
@@ -1712,12 +1699,12 @@ struct ModelMacroTests {
         }
     }
 
-    @Test func rejectsPropertyWithoutTypeAnnotationOrLiteralValue() {
+    @Test func rejectsPropertyWithNeitherTypeNorInitialValue() {
         assertMacro {
             #"""
             @Model
             final class Trip {
-                var startDate = Date.now
+                var startDate
                 init() {}
             }
             """#
@@ -1725,9 +1712,9 @@ struct ModelMacroTests {
             """
             @Model
             final class Trip {
-                var startDate = Date.now
+                var startDate
                     ┬────────
-                    ╰─ 🛑 persisted property 'startDate' must have an explicit type annotation; add one, as in 'var startDate: Type'
+                    ╰─ 🛑 persisted property 'startDate' has no type: annotate it, as in 'var startDate: Type', or give it an initial value
                 init() {}
             }
             """
