@@ -41,6 +41,22 @@ struct SchemaBuilder {
         return (entities, issues)
     }
 
+    /// The relationship options an `@Attribute` on a relationship stands for: `.unique` is
+    /// kept; options about stored values (`.spotlight`, `.externalStorage`, `.ephemeral`,
+    /// `.preserveValueOnDeletion`, ...) have no meaning for a relationship and are ignored,
+    /// with a debug log line naming them.
+    private static func relationshipOptions(from attribute: Schema.Attribute, on property: String) -> [Schema.Relationship.Option] {
+        var kept: [Schema.Relationship.Option] = []
+        var ignored: [String] = []
+        for option in attribute.options {
+            if option == .unique { kept.append(.unique) } else { ignored.append(option.description) }
+        }
+        if !ignored.isEmpty {
+            StrataLog.logger.debug("\(property) is a relationship; its @Attribute options \(ignored.joined(separator: ", ")) do not apply and are ignored")
+        }
+        return kept
+    }
+
     private mutating func makeEntity(_ type: any PersistentModel.Type) -> Schema.Entity {
         let name = Schema.entityName(for: type)
         var properties: [any SchemaProperty] = []
@@ -72,20 +88,25 @@ struct SchemaBuilder {
                 properties.append(attribute)
             case .toOne(let destination), .toMany(let destination):
                 let declared = property.metadata as? Schema.Relationship
-                if property.metadata is Schema.Attribute {
-                    issues.append("\(name).\(property.name) is a relationship but is marked @Attribute")
-                }
                 let isToOne: Bool
                 if case .toOne = shape.role { isToOne = true } else { isToOne = false }
-                let originalName = declared.flatMap { $0.originalName.isEmpty ? nil : $0.originalName }
+                var options = declared?.options ?? []
+                var originalName = declared.flatMap { $0.originalName.isEmpty ? nil : $0.originalName }
+                var hashModifier = declared?.hashModifier
+                if let attribute = property.metadata as? Schema.Attribute {
+                    // SwiftData accepts `@Attribute` on a relationship: keep what has a meaning here.
+                    options += Self.relationshipOptions(from: attribute, on: "\(name).\(property.name)")
+                    if !attribute.originalName.isEmpty { originalName = attribute.originalName }
+                    hashModifier = attribute.hashModifier ?? hashModifier
+                }
                 let relationship = Schema.Relationship(
                     name: property.name, originalName: originalName, keypath: property.keypath,
-                    options: declared?.options ?? [], valueType: valueType,
+                    options: options, valueType: valueType,
                     destination: Schema.entityName(for: destination), deleteRule: declared?.deleteRule ?? .nullify,
                     inverseKeyPath: declared?.inverseKeyPath,
                     minimumModelCount: declared?.minimumModelCount ?? 0,
                     maximumModelCount: declared?.maximumModelCount ?? 0,
-                    hashModifier: declared?.hashModifier, isToOneRelationship: isToOne, isOptional: shape.isOptional)
+                    hashModifier: hashModifier, isToOneRelationship: isToOne, isOptional: shape.isOptional)
                 if relationship.isUnique && !isToOne {
                     issues.append("\(name).\(property.name) is to-many; .unique applies to to-one relationships only")
                 }
