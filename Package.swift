@@ -77,6 +77,15 @@ let package = Package(
     ]
 )
 
+// SwiftData's name for Linux, where no system framework owns it: apps keep `import SwiftData`.
+#if !canImport(Darwin)
+package.products.append(.library(name: "SwiftData", targets: ["SwiftData"]))
+package.targets += [
+    .target(name: "SwiftData", dependencies: ["Strata"], path: "Sources/SwiftData"),
+    .testTarget(name: "SwiftDataCompatibilityTests", dependencies: ["SwiftData", "StrataMemory"]),
+]
+#endif
+
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
