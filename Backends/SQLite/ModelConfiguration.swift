@@ -12,7 +12,7 @@ import StrataCore
 /// ```
 public struct ModelConfiguration: DataStoreConfiguration, Identifiable, CustomDebugStringConvertible, Sendable, HistoryRetaining {
     /// The store this configuration opens.
-    public typealias Store = SQLiteStore
+    public typealias Store = DefaultStore
 
     /// Where the app group container is: accepted for SwiftData compatibility; Linux has no app groups.
     public enum GroupContainer: Hashable, Sendable {
@@ -157,5 +157,16 @@ enum StoreLocation {
         }
         #endif
         return base.appendingPathComponent(executable)
+    }
+}
+
+/// SwiftData's name for the store a ``ModelConfiguration`` opens.
+public typealias DefaultStore = SQLiteStore
+
+extension ModelContainer {
+    /// The container's SQLite configurations, as SwiftData types them; a container that also
+    /// holds other stores lists those in ``ModelContainer/dataStoreConfigurations``.
+    public var configurations: Set<ModelConfiguration> {
+        Set(dataStoreConfigurations.compactMap { $0 as? ModelConfiguration })
     }
 }

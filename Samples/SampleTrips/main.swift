@@ -19,7 +19,7 @@ for entity in schema.entities {
 
 let container = try ModelContainer(for: Trip.self)
 try container.erase()
-let storeFile = (container.configurations.first as? ModelConfiguration)?.url.path ?? "?"
+let storeFile = container.configurations.first?.url.path ?? "?"
 print("\nStore: \(storeFile) (emptied for a fresh run)")
 let context = ModelContext(container)
 

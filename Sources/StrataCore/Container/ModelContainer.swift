@@ -14,8 +14,10 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
     public var schema: Schema { core.schema }
     /// The plan that migrates stores written by older schema versions.
     public var migrationPlan: (any SchemaMigrationPlan.Type)? { core.migrationPlan }
-    /// The configurations, in the order given, each with the sub-schema it holds.
-    public var configurations: [any DataStoreConfiguration] { core.configurations }
+    /// The configurations of every store, in the order given, each with the sub-schema it
+    /// holds. (SwiftData's `configurations`, a `Set<ModelConfiguration>`, comes with the
+    /// SQLite store and lists its configurations only.)
+    public var dataStoreConfigurations: [any DataStoreConfiguration] { core.configurations }
 
     /// The stores, routing and live contexts; shared with every context of the container.
     let core: ContainerCore

@@ -48,6 +48,7 @@ extension ModelContext {
         try applyDeleteRules()
         try resolveUniqueness()
         try refuseOverwritingFailedFaults()
+        try checkRelationshipCounts()
         discardDeletedInserts()
 
         var outcome = SaveOutcome()
@@ -136,6 +137,33 @@ extension ModelContext {
                 outcome.updated += batches.updated
             } catch {
                 throw outcome.failure(of: part.store, error)
+            }
+        }
+    }
+
+    /// Refuses a save that leaves a to-many relationship with fewer models than its
+    /// `minimumModelCount` or more than its `maximumModelCount` (0 is no bound). New models
+    /// are checked whole; changed ones where the relationship changed.
+    private func checkRelationshipCounts() throws {
+        for (models, isNew) in [(inserted.models, true), (changed.models, false)] {
+            for model in models {
+                guard let data = managedAny(model), !data.isDeleted else { continue }
+                let entity = try runtime(for: data.entityName).entity
+                for (slot, name) in entity.storedPropertyNames.enumerated() {
+                    guard let relationship = entity.relationshipsByName[name], !relationship.isToOneRelationship,
+                        relationship.minimumModelCount ?? 0 > 0 || relationship.maximumModelCount ?? 0 > 0,
+                        isNew || data.changedSlots.contains(slot),
+                        slot < data.slots.count, case .loaded(.toMany(let collection)) = data.slots[slot]
+                    else { continue }
+                    let count = collection._persistentModels.count
+                    let minimum = relationship.minimumModelCount ?? 0
+                    let maximum = relationship.maximumModelCount ?? 0
+                    if count < minimum || (maximum > 0 && count > maximum) {
+                        let bound = count < minimum ? "at least \(minimum)" : "at most \(maximum)"
+                        throw SwiftDataError.modelValidationFailure.with(
+                            details: "\(entity.name).\(name) of \(model.persistentModelID) holds \(count) model(s), but must hold \(bound); nothing was saved")
+                    }
+                }
             }
         }
     }
