@@ -30,7 +30,8 @@ enum ChangeCapture {
             let value: PersistentValue
             switch data.slots[slot] {
             case .loaded(let backing):
-                value = SnapshotCapture.persistentValue(of: backing, slot: slot, layout: layout, related: &unused)
+                value = layout.ephemeralValues[slot]
+                    ?? SnapshotCapture.persistentValue(of: backing, slot: slot, layout: layout, related: &unused)
             case .toOneFault(let id):
                 value = .identifier(id)
             case .toManyFault(let ids):

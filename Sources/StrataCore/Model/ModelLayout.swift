@@ -11,6 +11,9 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
     let transformerNames: [Int: String]
     /// The collection type of each to-many relationship, by slot.
     let collectionTypes: [Int: any RelationshipCollection.Type]
+    /// For each `.ephemeral` attribute with a default value or an optional type, by slot: the
+    /// value saves write in its place (its default, or `nil`), so the value itself is never stored.
+    let ephemeralValues: [Int: PersistentValue]
 
     private init(modelType: any PersistentModel.Type) {
         entityName = Schema.entityName(for: modelType)
@@ -36,6 +39,18 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
             }
         }
         collectionTypes = collections
+        var ephemeral: [Int: PersistentValue] = [:]
+        for (slot, property) in metadata.enumerated() {
+            guard let attribute = property.metadata as? Schema.Attribute, attribute.options.contains(.ephemeral) else { continue }
+            if let value = property.defaultValue as? any PersistentAttributeValue {
+                ephemeral[slot] = value.persistentValue
+            } else if let value = property.defaultValue as? any RawRepresentable, let raw = value.rawValue as? any PersistentAttributeValue {
+                ephemeral[slot] = raw.persistentValue
+            } else if SchemaBuilder.valueType(of: property.keypath) is any _OptionalType.Type {
+                ephemeral[slot] = .null
+            }
+        }
+        ephemeralValues = ephemeral
     }
 
     private static let cache = Locked<[ObjectIdentifier: ModelLayout]>([:])

@@ -75,7 +75,8 @@ struct SchemaBuilder {
                 }
                 let originalName = declared.flatMap { $0.originalName.isEmpty ? nil : $0.originalName }
                 let attribute: Schema.Attribute
-                if shape.isCompositeStruct && !options.contains(where: \.isTransformable) {
+                // `.codable` keeps a struct opaque: stored as its JSON, with no members to query.
+                if shape.isCompositeStruct && !options.contains(where: \.isTransformable) && !options.contains(.codable) {
                     attribute = Schema.CompositeAttribute(
                         name: property.name, originalName: originalName, options: options, valueType: valueType,
                         defaultValue: property.defaultValue, hashModifier: declared?.hashModifier,
