@@ -26,12 +26,16 @@ enum ChangeCapture {
         names.reserveCapacity(slots.count)
         values.reserveCapacity(slots.count)
         var unused: [PersistentIdentifier: any BackingData] = [:]
+        let hasEphemeral = !layout.ephemeralValues.isEmpty
         for slot in slots where slot < layout.propertyNames.count {
             let value: PersistentValue
             switch data.slots[slot] {
             case .loaded(let backing):
-                value = layout.ephemeralValues[slot]
-                    ?? SnapshotCapture.persistentValue(of: backing, slot: slot, layout: layout, related: &unused)
+                if hasEphemeral, let stored = layout.ephemeralValues[slot] {
+                    value = stored
+                } else {
+                    value = SnapshotCapture.persistentValue(of: backing, slot: slot, layout: layout, related: &unused)
+                }
             case .toOneFault(let id):
                 value = .identifier(id)
             case .toManyFault(let ids):
