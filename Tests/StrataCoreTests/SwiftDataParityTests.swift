@@ -118,4 +118,13 @@ final class LedgerEntry: PersistentModel {
         #expect(container.dataStoreConfigurations.count == 2)
         #expect(ModelConfiguration.Store.self == DefaultStore.self)
     }
+
+    @Test func fetchDescriptorsCrossActorsAsInSwiftData() async throws {
+        func sendable<V: Sendable & SendableMetatype>(_ value: V) -> V { value }
+        var descriptor = FetchDescriptor<Crew>(predicate: #Predicate { $0.name == "Ada" }, sortBy: [SortDescriptor(\.name)])
+        descriptor.fetchLimit = 3
+        let sent = sendable(descriptor)
+        let limit = await Task.detached { sent.fetchLimit }.value
+        #expect(limit == 3)
+    }
 }
