@@ -8,6 +8,20 @@ import SwiftSyntaxMacros
 /// and `Observable`.
 public enum ModelMacro {}
 
+/// The access modifiers of a model's generated members.
+struct Access {
+    /// `public ` for a public or open class, else nothing (internal).
+    let plain: String
+    /// For members a subclass overrides: `open ` in an open class, so that a subclass in
+    /// another module can override them.
+    let overridable: String
+
+    init(_ classDecl: ClassDeclSyntax) {
+        plain = classDecl.modifiers.contains(.public) || classDecl.modifiers.contains(.open) ? "public " : ""
+        overridable = classDecl.modifiers.contains(.open) ? "open " : plain
+    }
+}
+
 extension ModelMacro: MemberAttributeMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -22,6 +36,9 @@ extension ModelMacro: MemberAttributeMacro {
             let property = PersistedProperty.all(in: classDecl.memberBlock).first(where: { $0.name == name }),
             property.isRoutable
         else { return [] }
+        if ModelSuperclass.name(of: classDecl) != nil {
+            return ["@_PersistedProperty(slot: \(raw: property.slot), subclass: \(raw: classDecl.name.trimmed.text).self)"]
+        }
         return ["@_PersistedProperty(slot: \(raw: property.slot))"]
     }
 }
@@ -38,25 +55,41 @@ extension ModelMacro: MemberMacro {
             return []
         }
         let model = classDecl.name.trimmed.text
-        let access = classDecl.modifiers.contains(.public) || classDecl.modifiers.contains(.open) ? "public " : ""
+        let access = Access(classDecl)
         let properties = PersistedProperty.all(in: classDecl.memberBlock)
         let annotations = ModelAnnotation.all(in: classDecl.memberBlock)
         validate(classDecl, properties: properties, annotations: annotations, in: context)
 
+        let isFinal = classDecl.modifiers.contains(.final)
+        if let superclass = ModelSuperclass.name(of: classDecl) {
+            let declaresInitializer = classDecl.memberBlock.members.contains { member in
+                guard let initializer = member.decl.as(InitializerDeclSyntax.self) else { return false }
+                return !initializer.modifiers.contains(.convenience)
+            }
+            return subclassMembers(
+                of: properties, annotations: annotations, node: node, model: model, superclass: superclass, access: access,
+                declaresDesignatedInitializer: declaresInitializer)
+        }
+        // A class that is not final may be subclassed by another model: its type members
+        // are `class` members that a subclass's `@Model` overrides, and the registrar is
+        // visible to the subclass's accessors.
+        let typeMember = isFinal ? "static" : "class"
         var members: [DeclSyntax] = [
             """
             private var _$backingData: any StrataCore.BackingData<\(raw: model)> = \(raw: model).createBackingData()
             """,
             """
-            \(raw: access)var persistentBackingData: any StrataCore.BackingData<\(raw: model)> {
+            \(raw: access.overridable)var persistentBackingData: any StrataCore.BackingData<\(raw: model)> {
                 get { _$backingData }
                 set { _$backingData = newValue }
             }
             """,
-            schemaMetadata(of: properties, model: model, access: access),
-            initializer(for: properties, model: model, access: access),
+        ]
+        members += schemaMetadata(of: properties, model: model, access: access, isFinal: isFinal, inherited: nil)
+        members += [
+            initializer(for: properties, model: model, access: access, superclass: nil),
             """
-            private let _$observationRegistrar = Observation.ObservationRegistrar()
+            \(raw: isFinal ? "private" : access.plain.isEmpty ? "internal" : "public") let _$observationRegistrar = Observation.ObservationRegistrar()
             """,
             """
             internal nonisolated func access<_M>(keyPath: KeyPath<\(raw: model), _M>) {
@@ -69,24 +102,81 @@ extension ModelMacro: MemberMacro {
             }
             """,
             """
-            \(raw: access)nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+            \(raw: access.plain)nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
                 _$observationRegistrar._notifyChange(of: self, at: keyPath)
             }
             """,
         ]
         let originalName = node.arguments?.as(LabeledExprListSyntax.self)?.first { $0.label?.text == "originalName" }?.expression
-        if let schemaAnnotations = schemaAnnotations(of: annotations, originalName: originalName, model: model, access: access) {
+        if let schemaAnnotations = schemaAnnotations(
+            of: annotations, originalName: originalName, model: model, access: access, typeMember: typeMember,
+            always: !isFinal)
+        {
+            members.append(schemaAnnotations)
+        }
+        return members
+    }
+
+    /// The members of a model that inherits from another model: the superclass keeps the
+    /// backing data and the registrar; the subclass adds its own slots after the inherited
+    /// ones and overrides the type members.
+    ///
+    /// A subclass's initial values are assigned before `super.init` has given the object
+    /// its backing data, so they wait in `_$pendingValues` and move into the backing data
+    /// at its first read, before anything else can see it.
+    private static func subclassMembers(
+        of properties: [PersistedProperty], annotations: [ModelAnnotation], node: AttributeSyntax, model: String,
+        superclass: String, access: Access, declaresDesignatedInitializer: Bool
+    ) -> [DeclSyntax] {
+        let root = "\(superclass).Root"
+        var members: [DeclSyntax] = [
+            """
+            private static let _$slotBase = \(raw: superclass).schemaMetadata.count
+            """,
+            """
+            private var _$pendingValues: (any StrataCore.BackingData<\(raw: root)>)? = StrataCore._pendingBackingData(for: \(raw: root).self)
+            """,
+            """
+            \(raw: access.overridable)override var persistentBackingData: any StrataCore.BackingData<\(raw: root)> {
+                get { StrataCore._adoptPendingValues(&_$pendingValues, into: super.persistentBackingData) }
+                set {
+                    _$pendingValues = nil
+                    super.persistentBackingData = newValue
+                }
+            }
+            """,
+        ]
+        // A subclass that declares no designated initializer inherits every one of its
+        // superclass's, `init(backingData:)` included (its properties then all have initial
+        // values); declaring one here would stop it inheriting the app's.
+        if declaresDesignatedInitializer {
+            members.append(initializer(for: properties, model: model, access: access, superclass: superclass))
+        }
+        members += schemaMetadata(of: properties, model: model, access: access, isFinal: false, inherited: superclass)
+        let originalName = node.arguments?.as(LabeledExprListSyntax.self)?.first { $0.label?.text == "originalName" }?.expression
+        if let schemaAnnotations = schemaAnnotations(
+            of: annotations, originalName: originalName, model: model, access: access, typeMember: "override class",
+            always: false)
+        {
             members.append(schemaAnnotations)
         }
         return members
     }
 
     /// `schemaMetadata`: one `PropertyMetadata` per persisted property, in slot order.
+    ///
+    /// A class that may have model subclasses describes its properties once, in
+    /// `_$schemaMetadata(rootedAt:)`, with key paths rooted at any subclass: a subclass's
+    /// metadata then lists inherited properties under its own key paths (`\Button.name`),
+    /// the ones its predicates and sort descriptors use.
     private static func schemaMetadata(
         of properties: [PersistedProperty],
         model: String,
-        access: String
-    ) -> DeclSyntax {
+        access: Access,
+        isFinal: Bool,
+        inherited superclass: String?
+    ) -> [DeclSyntax] {
+        let root = isFinal ? model : "_M"
         let entries = properties.map { property in
             let name = property.name.filter { $0 != "`" }
             var defaultValue = "nil"
@@ -102,25 +192,52 @@ extension ModelMacro: MemberMacro {
             } else if let relationship = property.relationship {
                 metadata = "StrataCore.Schema.Relationship(\(relationship.argumentList.trimmedDescription))"
             }
-            return "StrataCore.Schema.PropertyMetadata(name: \"\(name)\", keypath: \\\(model).\(property.name), "
+            return "StrataCore.Schema.PropertyMetadata(name: \"\(name)\", keypath: \\\(root).\(property.name), "
                 + "defaultValue: \(defaultValue), metadata: \(metadata))"
         }
-        let array = entries.isEmpty ? "[]" : "[\n\(entries.joined(separator: ",\n"))\n]"
-        return """
-            \(raw: access)static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+        var array = entries.isEmpty ? "[]" : "[\n\(entries.joined(separator: ",\n"))\n]"
+        if isFinal {
+            return [
+                """
+                \(raw: access.plain)static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    \(raw: array)
+                }
+                """
+            ]
+        }
+        if let superclass { array = "\(superclass)._$schemaMetadata(rootedAt: _M.self) + \(array)" }
+        return [
+            """
+            \(raw: access.plain)static func _$schemaMetadata<_M: \(raw: model)>(rootedAt _: _M.Type) -> [StrataCore.Schema.PropertyMetadata] {
                 \(raw: array)
             }
+            """,
             """
+            \(raw: access.overridable)\(raw: superclass == nil ? "" : "override ")class var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                _$schemaMetadata(rootedAt: \(raw: model).self)
+            }
+            """,
+        ]
     }
 
-    /// `init(backingData:)`, which marks every slot initialized and adopts the given backing data.
-    private static func initializer(for properties: [PersistedProperty], model: String, access: String) -> DeclSyntax {
+    /// `init(backingData:)`, which marks every slot initialized and adopts the given backing
+    /// data; a subclass's hands it to its superclass's.
+    private static func initializer(
+        for properties: [PersistedProperty], model: String, access: Access, superclass: String?
+    ) -> DeclSyntax {
         let tokens = properties.filter(\.isRoutable).map {
             "_\($0.name.filter { $0 != "`" }) = StrataCore._PersistedPropertyToken()\n"
         }
+        guard let superclass else {
+            return """
+                \(raw: access.plain)required init(backingData: any StrataCore.BackingData<\(raw: model)>) {
+                    \(raw: tokens.joined())self.persistentBackingData = backingData
+                }
+                """
+        }
         return """
-            \(raw: access)required init(backingData: any StrataCore.BackingData<\(raw: model)>) {
-                \(raw: tokens.joined())self.persistentBackingData = backingData
+            \(raw: access.plain)required init(backingData: any StrataCore.BackingData<\(raw: superclass).Root>) {
+                \(raw: tokens.joined())super.init(backingData: backingData)
             }
             """
     }
@@ -131,7 +248,9 @@ extension ModelMacro: MemberMacro {
         of annotations: [ModelAnnotation],
         originalName: ExprSyntax?,
         model: String,
-        access: String
+        access: Access,
+        typeMember: String,
+        always: Bool
     ) -> DeclSyntax? {
         var arguments: [String] = []
         for (macro, label) in [("Unique", "uniquenessConstraints"), ("Index", "indices")] {
@@ -142,12 +261,10 @@ extension ModelMacro: MemberMacro {
             )
         }
         if let originalName { arguments.append("originalName: \(originalName.trimmedDescription)") }
-        guard !arguments.isEmpty else { return nil }
+        guard !arguments.isEmpty || always else { return nil }
         return """
-            \(raw: access)static var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
-                StrataCore.Schema.ModelAnnotations(
-                    \(raw: arguments.joined(separator: ",\n"))
-                )
+            \(raw: typeMember == "static" ? access.plain : access.overridable)\(raw: typeMember) var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
+                StrataCore.Schema.ModelAnnotations(\(raw: arguments.isEmpty ? "" : "\n" + arguments.joined(separator: ",\n") + "\n"))
             }
             """
     }

@@ -19,6 +19,19 @@ extension PersistedPropertyMacro: AccessorMacro {
             let slot = node.argumentList.first(where: { $0.label?.text == "slot" })?.expression.trimmedDescription
         else { return [] }
         let storage = "_" + name.filter { $0 != "`" }
+        // In a subclass of a model, slots follow the superclass's; initial values wait in
+        // `_$pendingValues` (the backing data is the superclass's, not yet set up), and the
+        // accessors go through `persistentBackingData`, which adopts what waits.
+        var slotExpression = slot
+        var initialStorage = "_$backingData"
+        var backingData = "self._$backingData"
+        if let subclass = node.argumentList.first(where: { $0.label?.text == "subclass" })?.expression.trimmedDescription {
+            let model = subclass.hasSuffix(".self") ? String(subclass.dropLast(5)) : subclass
+            slotExpression = "\(model)._$slotBase + \(slot)"
+            initialStorage = "_$pendingValues"
+            backingData = "self.persistentBackingData"
+        }
+        let initialWrite = initialStorage == "_$pendingValues" ? "_$pendingValues!" : initialStorage  // set until the backing data exists; `?.` defeats definite initialization
         let transformable = isTransformable(variable)
         let get = transformable ? "_getTransformableValue" : "_getValue"
         // Without an annotation the property's type comes from its initial value; the read
@@ -27,22 +40,22 @@ extension PersistedPropertyMacro: AccessorMacro {
         let set = transformable ? "_setTransformableValue" : "_setValue"
         return [
             """
-            @storageRestrictions(accesses: _$backingData, initializes: \(raw: storage))
+            @storageRestrictions(accesses: \(raw: initialStorage), initializes: \(raw: storage))
             init(initialValue) {
-                _$backingData.\(raw: set)(initialValue, at: \(raw: slot))
+                \(raw: initialWrite).\(raw: set)(initialValue, at: \(raw: slotExpression))
                 \(raw: storage) = StrataCore._PersistedPropertyToken()
             }
             """,
             """
             get {
                 _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
-                return self._$backingData.\(raw: get)(at: \(raw: slot)\(raw: type))
+                return \(raw: backingData).\(raw: get)(at: \(raw: slotExpression)\(raw: type))
             }
             """,
             """
             set {
                 _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
-                    self._$backingData.\(raw: set)(newValue, at: \(raw: slot))
+                    \(raw: backingData).\(raw: set)(newValue, at: \(raw: slotExpression))
                 }
             }
             """,

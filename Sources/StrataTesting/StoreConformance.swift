@@ -45,7 +45,7 @@ public enum StoreConformance {
     public static var checks: [Check] {
         attributeChecks + relationshipChecks + deleteRuleChecks + uniquenessChecks + predicateChecks
             + sortChecks + windowChecks + batchDeleteChecks + batchedFetchChecks + identityChecks + concurrencyChecks + rollbackChecks
-            + updateChecks + migrationChecks + historyChecks
+            + updateChecks + migrationChecks + historyChecks + inheritanceChecks
     }
 
     /// Runs one check against the store `makeConfiguration` opens, recording failures as Swift Testing issues.

@@ -1101,6 +1101,197 @@ struct ModelMacroTests {
         }
     }
 
+    /// A subclass of a model keeps its superclass's backing data: its slots follow the
+    /// inherited ones, its initial values wait in `_$pendingValues`, and it overrides the
+    /// type members with key paths rooted at itself.
+    @Test func expandsSubclassOfAModel() {
+        assertMacro {
+            #"""
+            @Model
+            class PushButton: Component, Identifiable {
+                var title: String
+                var taps = 0
+                init(code: String, title: String) {
+                    self.title = title
+                    super.init(code: code)
+                }
+            }
+            """#
+        } expansion: {
+            #"""
+            class PushButton: Component, Identifiable {
+                var title: String {
+                    @storageRestrictions(accesses: _$pendingValues, initializes: _title)
+                    init(initialValue) {
+                        _$pendingValues!._setValue(initialValue, at: PushButton._$slotBase + 0)
+                        _title = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.title)
+                        return self.persistentBackingData._getValue(at: PushButton._$slotBase + 0, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
+                            self.persistentBackingData._setValue(newValue, at: PushButton._$slotBase + 0)
+                        }
+                    }
+                }
+
+                private var _title: StrataCore._PersistedPropertyToken
+                var taps {
+                    @storageRestrictions(accesses: _$pendingValues, initializes: _taps)
+                    init(initialValue) {
+                        _$pendingValues!._setValue(initialValue, at: PushButton._$slotBase + 1)
+                        _taps = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.taps)
+                        return self.persistentBackingData._getValue(at: PushButton._$slotBase + 1)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.taps) {
+                            self.persistentBackingData._setValue(newValue, at: PushButton._$slotBase + 1)
+                        }
+                    }
+                }
+
+                private var _taps: StrataCore._PersistedPropertyToken
+                init(code: String, title: String) {
+                    self.title = title
+                    super.init(code: code)
+                }
+
+                private static let _$slotBase = Component.schemaMetadata.count
+
+                private var _$pendingValues: (any StrataCore.BackingData<Component.Root>)? = StrataCore._pendingBackingData(for: Component.Root.self)
+
+                override var persistentBackingData: any StrataCore.BackingData<Component.Root> {
+                    get {
+                        StrataCore._adoptPendingValues(&_$pendingValues, into: super.persistentBackingData)
+                    }
+                    set {
+                        _$pendingValues = nil
+                        super.persistentBackingData = newValue
+                    }
+                }
+
+                required init(backingData: any StrataCore.BackingData<Component.Root>) {
+                    _title = StrataCore._PersistedPropertyToken()
+                    _taps = StrataCore._PersistedPropertyToken()
+                    super.init(backingData: backingData)
+                }
+
+                static func _$schemaMetadata<_M: PushButton>(rootedAt _: _M.Type) -> [StrataCore.Schema.PropertyMetadata] {
+                    Component._$schemaMetadata(rootedAt: _M.self) + [
+                        StrataCore.Schema.PropertyMetadata(name: "title", keypath: \_M.title, defaultValue: nil, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "taps", keypath: \_M.taps, defaultValue: (0), metadata: nil)
+                    ]
+                }
+
+                override class var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    _$schemaMetadata(rootedAt: PushButton.self)
+                }
+            }
+            """#
+        }
+    }
+
+    /// A subclass without an initializer of its own inherits its superclass's, `init(backingData:)` included.
+    @Test func expandsSubclassWithoutInitializer() {
+        assertMacro {
+            #"""
+            @Model
+            final class Switch: Component {
+                #Unique<Switch>([\.isOn, \.code])
+                var isOn = false
+            }
+            """#
+        } diagnostics: {
+            #"""
+            @Model
+            final class Switch: Component {
+                #Unique<Switch>([\.isOn, \.code])
+                                         ┬─────
+                                         ╰─ 🛑 '#Unique' key path '\.code' must name a persisted stored property of 'Switch', but 'Switch' has no property named 'code'; use a stored 'var' that is not '@Transient'
+                var isOn = false
+            }
+            """#
+        }
+    }
+
+    /// A first inherited type named like a protocol is not taken for a model superclass.
+    @Test func protocolsAreNotSuperclasses() {
+        assertMacro {
+            #"""
+            @Model
+            final class Trip: Codable, Identifiable {
+                var name: String
+                init(name: String) { self.name = name }
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Trip: Codable, Identifiable {
+                var name: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _name)
+                    init(initialValue) {
+                        _$backingData._setValue(initialValue, at: 0)
+                        _name = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.name)
+                        return self._$backingData._getValue(at: 0, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            self._$backingData._setValue(newValue, at: 0)
+                        }
+                    }
+                }
+
+                private var _name: StrataCore._PersistedPropertyToken
+                init(name: String) { self.name = name }
+
+                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+
+                var persistentBackingData: any StrataCore.BackingData<Trip> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Trip>) {
+                    _name = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Trip, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
+            }
+            """#
+        }
+    }
+
     @Test func expandsOpenNonFinalClass() {
         assertMacro {
             #"""
@@ -1135,7 +1326,7 @@ struct ModelMacroTests {
 
                 private var _$backingData: any StrataCore.BackingData<Vehicle> = Vehicle.createBackingData()
 
-                public var persistentBackingData: any StrataCore.BackingData<Vehicle> {
+                open var persistentBackingData: any StrataCore.BackingData<Vehicle> {
                     get {
                         _$backingData
                     }
@@ -1144,10 +1335,14 @@ struct ModelMacroTests {
                     }
                 }
 
-                public static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                public static func _$schemaMetadata<_M: Vehicle>(rootedAt _: _M.Type) -> [StrataCore.Schema.PropertyMetadata] {
                     [
-                        StrataCore.Schema.PropertyMetadata(name: "wheels", keypath: \Vehicle.wheels, defaultValue: (4) as Int, metadata: nil)
+                        StrataCore.Schema.PropertyMetadata(name: "wheels", keypath: \_M.wheels, defaultValue: (4) as Int, metadata: nil)
                     ]
+                }
+
+                open class var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    _$schemaMetadata(rootedAt: Vehicle.self)
                 }
 
                 public required init(backingData: any StrataCore.BackingData<Vehicle>) {
@@ -1155,7 +1350,7 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                private let _$observationRegistrar = Observation.ObservationRegistrar()
+                public let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Vehicle, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -1167,6 +1362,10 @@ struct ModelMacroTests {
 
                 public nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
                     _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
+
+                open class var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
+                    StrataCore.Schema.ModelAnnotations()
                 }
             }
             """#
@@ -1216,10 +1415,14 @@ struct ModelMacroTests {
                     }
                 }
 
-                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                static func _$schemaMetadata<_M: Vehicle>(rootedAt _: _M.Type) -> [StrataCore.Schema.PropertyMetadata] {
                     [
-                        StrataCore.Schema.PropertyMetadata(name: "wheels", keypath: \Vehicle.wheels, defaultValue: nil, metadata: nil)
+                        StrataCore.Schema.PropertyMetadata(name: "wheels", keypath: \_M.wheels, defaultValue: nil, metadata: nil)
                     ]
+                }
+
+                class var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    _$schemaMetadata(rootedAt: Vehicle.self)
                 }
 
                 required init(backingData: any StrataCore.BackingData<Vehicle>) {
@@ -1227,7 +1430,7 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                private let _$observationRegistrar = Observation.ObservationRegistrar()
+                internal let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Vehicle, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -1239,6 +1442,10 @@ struct ModelMacroTests {
 
                 nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
                     _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
+
+                class var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
+                    StrataCore.Schema.ModelAnnotations()
                 }
             }
             """#
@@ -1436,10 +1643,14 @@ struct ModelMacroTests {
                     }
                 }
 
-                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                static func _$schemaMetadata<_M: Trip>(rootedAt _: _M.Type) -> [StrataCore.Schema.PropertyMetadata] {
                     [
-                        StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil)
+                        StrataCore.Schema.PropertyMetadata(name: "name", keypath: \_M.name, defaultValue: nil, metadata: nil)
                     ]
+                }
+
+                class var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    _$schemaMetadata(rootedAt: Trip.self)
                 }
 
                 required init(backingData: any StrataCore.BackingData<Trip>) {
@@ -1447,7 +1658,7 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                private let _$observationRegistrar = Observation.ObservationRegistrar()
+                internal let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
                     _$observationRegistrar.access(self, keyPath: keyPath)
@@ -1459,6 +1670,10 @@ struct ModelMacroTests {
 
                 nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
                     _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
+
+                class var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
+                    StrataCore.Schema.ModelAnnotations()
                 }
             }
             """#

@@ -24,6 +24,7 @@ final class ContainerCore: @unchecked Sendable {  // immutable after init but fo
         self.configurations = configurations
         self.stores = stores
         self.storesByEntity = storesByEntity
+        ModelHierarchies.register(schema)
         var runtimes: [String: EntityRuntime] = [:]
         for entity in schema.entities where entity.modelType != nil {
             runtimes[entity.name] = EntityRuntime(entity: entity, schema: schema)

@@ -33,6 +33,37 @@ final class EntityRuntime: @unchecked Sendable {
     /// Unique constraints as slot lists.
     let uniqueSlots: [[Int]]
 
+    // Inheritance: how the entity's models are stored in their hierarchy's store entity
+    // (see ``Schema/storageSchema``).
+
+    /// The store entity that holds this entity's models, and the entity name of their identifiers.
+    let storageEntityName: String
+    /// The ``Schema/entityDiscriminator`` value of this entity's models, or `nil` when no
+    /// other model class shares its store entity.
+    let discriminator: String?
+    /// The discriminator values of this entity and of every entity that inherits from it.
+    let hierarchyNames: [String]
+    /// The property names of the store entity; the same as ``propertyNames`` outside a hierarchy.
+    let storagePropertyNames: [String]
+    /// For each slot, the position of its property in ``storagePropertyNames``.
+    let storageIndexBySlot: [Int]
+    /// A store-entity snapshot's values before the model's own: `nil` for the properties of
+    /// other classes, empty lists for their to-many relationships, and the discriminator.
+    let storageTemplate: [PersistentValue]
+    /// Slots by property name.
+    let slotByName: [String: Int]
+    /// Whether the model's snapshots differ from the store entity's: it belongs to a hierarchy.
+    var isInHierarchy: Bool { discriminator != nil }
+
+    /// `snapshot`, a full snapshot of one of this entity's models, in its store entity's shape.
+    func storageSnapshot(of snapshot: DefaultSnapshot) -> DefaultSnapshot {
+        guard isInHierarchy, snapshot.propertyNames == propertyNames else { return snapshot }
+        var values = storageTemplate
+        for slot in snapshot.values.indices { values[storageIndexBySlot[slot]] = snapshot.values[slot] }
+        return DefaultSnapshot(
+            persistentIdentifier: snapshot.persistentIdentifier, propertyNames: storagePropertyNames, values: values)
+    }
+
     init(entity: Schema.Entity, schema: Schema) {
         self.entity = entity
         self.modelType = entity.modelType!
@@ -75,6 +106,21 @@ final class EntityRuntime: @unchecked Sendable {
         self.relationshipBySlot = relationshipBySlot
         self.attributeBySlot = attributeBySlot
         let slotByName = Dictionary(uniqueKeysWithValues: propertyNames.enumerated().map { ($1, $0) })
+        self.slotByName = slotByName
         uniqueSlots = entity.uniquenessConstraints.map { $0.compactMap { slotByName[$0] } }
+        let root = schema.hierarchyRoot(of: entity)
+        let members = schema.hierarchy(from: root)
+        storageEntityName = root.name
+        discriminator = members.count > 1 ? entity.name : nil
+        hierarchyNames = schema.hierarchy(from: entity).map(\.name)
+        let storage = schema.storageSchema.entitiesByName[root.name]
+        storagePropertyNames = storage?.storedPropertyNames ?? propertyNames
+        let storageIndex = Dictionary(storagePropertyNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        storageIndexBySlot = propertyNames.map { storageIndex[$0] ?? 0 }
+        storageTemplate = storagePropertyNames.map { name in
+            if name == Schema.entityDiscriminator { return .string(entity.name) }
+            if let relationship = storage?.relationshipsByName[name], !relationship.isToOneRelationship { return .identifiers([]) }
+            return .null
+        }
     }
 }

@@ -49,7 +49,7 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
             let store: any DataStore
             var configured = configuration
             do {
-                configured = Self.withSchema(configured, subschema)
+                configured = Self.withSchema(configured, subschema.storageSchema)
                 try configured.validate()
                 store = try Self.open(configured, migrationPlan: migrationPlan)
             } catch let error as SwiftDataError {
@@ -66,7 +66,7 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
                     details: "two configurations open the same store \"\(box.identifier)\"")
             }
             opened.append(box)
-            placed.append(configured)
+            placed.append(Self.withSchema(configuration, subschema))
             for entity in entities { byEntity[entity.name] = box }
         }
         self.core = ContainerCore(
@@ -170,16 +170,19 @@ public final class ModelContainer: Equatable, @unchecked Sendable {
             }
             var entities: [Schema.Entity] = []
             for entity in subschema.entities {
-                guard let mine = schema.entitiesByName[entity.name] else {
+                guard let named = schema.entitiesByName[entity.name] else {
                     throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
                         details: "configuration \"\(configuration.name)\" names \(entity.name), which the container's schema does not contain")
                 }
-                if let other = owner[entity.name] {
-                    throw SwiftDataError.duplicateConfiguration.with(
-                        details: "\(entity.name) is in configurations \"\(other)\" and \"\(configuration.name)\"; a model belongs to one configuration")
+                // A class hierarchy is stored in one store entity, so it lives in one configuration.
+                for mine in schema.hierarchy(from: schema.hierarchyRoot(of: named)) where owner[mine.name] != configuration.name {
+                    if let other = owner[mine.name] {
+                        throw SwiftDataError.duplicateConfiguration.with(
+                            details: "\(mine.name) is in configurations \"\(other)\" and \"\(configuration.name)\"; a model, and every class of its hierarchy, belongs to one configuration")
+                    }
+                    owner[mine.name] = configuration.name
+                    entities.append(mine)
                 }
-                owner[entity.name] = configuration.name
-                entities.append(mine)
             }
             result.append((configuration, entities))
         }

@@ -19,7 +19,7 @@ enum ChangeCapture {
     /// - Throws: ``SwiftDataError/modelValidationFailure`` when `.all` meets a property that
     ///   was not fetched.
     static func snapshot(of data: any ManagedData, layout: ModelLayout, properties: Properties) throws -> DefaultSnapshot {
-        let identifier = data.identifier ?? PersistentIdentifier.temporary(entityName: data.entityName)
+        let identifier = data.identifier ?? PersistentIdentifier.temporary(entityName: layout.identifierEntityName)
         var names: [String] = []
         var values: [PersistentValue] = []
         let slots: [Int] = properties == .changed ? data.changedSlots.sorted() : Array(data.slots.indices)

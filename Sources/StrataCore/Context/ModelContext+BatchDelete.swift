@@ -8,6 +8,7 @@ extension ModelContext {
     /// after the store took the save's other changes, so models inserted or changed to match
     /// in the same save are deleted too.
     struct PendingBatchDelete {
+        /// The store entity of the deleted models (the root entity of their class hierarchy).
         let entityName: String
         /// Whether a model matches, on the values the context holds.
         let matches: (any PersistentModel) throws -> Bool
@@ -43,15 +44,20 @@ extension ModelContext {
     ) throws {
         applyInbox()
         let entityName = Schema.entityName(for: T.self)
-        let appliesRules = try !runtime(for: entityName).relationships.allSatisfy(\.deleteReachesNoOtherModel)
+        // The classes the delete reaches: `T`, and with `includeSubclasses`, those inheriting from it.
+        let classes = includeSubclasses ? ModelHierarchies.names(inheritingFrom: entityName) : [entityName]
+        let appliesRules = try classes.contains { name in
+            guard let runtime = try? runtime(for: name) else { return false }
+            return !runtime.relationships.allSatisfy(\.deleteReachesNoOtherModel)
+        } || !runtime(for: entityName).relationships.allSatisfy(\.deleteReachesNoOtherModel)
         func matches(_ model: any PersistentModel) throws -> Bool {
-            guard let model = model as? T else { return false }
+            guard let model = model as? T, includeSubclasses || type(of: model) == T.self else { return false }
             return try predicate?.evaluate(model) ?? true
         }
         // Unsaved inserts that match never reach the store.
         for model in inserted.models where try matches(model) { delete(model) }
         pendingBatchDeletes.append(
-            PendingBatchDelete(entityName: entityName, matches: matches) { context, store in
+            PendingBatchDelete(entityName: ModelLayout.of(T.self).identifierEntityName, matches: matches) { context, store in
                 try context.runBatchDelete(predicate, includeSubclasses: includeSubclasses, appliesRules: appliesRules, in: store)
             })
         scheduleAutosave()
@@ -63,10 +69,18 @@ extension ModelContext {
     private func runBatchDelete<T: PersistentModel>(
         _ predicate: Predicate<T>?, includeSubclasses: Bool, appliesRules: Bool, in store: StoreBox
     ) throws -> BatchDeleteOutcome {
-        var plan = FetchPlan<T>(FetchDescriptor(predicate: predicate), store: store, mergesPendingChanges: false)
+        var plan = FetchPlan<T>(
+            FetchDescriptor(predicate: predicate), store: store, mergesPendingChanges: false, includeSubclasses: includeSubclasses)
         let identifiers = try plan.identifiers(in: self)
         guard !identifiers.isEmpty else { return BatchDeleteOutcome() }
         if appliesRules { return try deleteApplyingRules(identifiers) }
+        // A store's batch delete takes the app's predicate on `T`'s store entity; a subset
+        // of a class hierarchy goes by identifier, never as a predicate a store might read
+        // as "every model of the hierarchy".
+        guard plan.classNames == nil else {
+            try writeStored(deleting: identifiers)
+            return BatchDeleteOutcome(deleted: identifiers)
+        }
         let storeFilter: FilterExpression??
         switch plan.filter {
         case .none: storeFilter = .some(nil)
@@ -174,8 +188,8 @@ extension ModelContext {
     }
 
     /// Whether a pending delete by predicate will delete `model` at the next save.
-    func isBatchDeleted(_ model: any PersistentModel, entityName: String) throws -> Bool {
-        for batch in pendingBatchDeletes where batch.entityName == entityName {
+    func isBatchDeleted(_ model: any PersistentModel) throws -> Bool {
+        for batch in pendingBatchDeletes {
             if try batch.matches(model) { return true }
         }
         return false

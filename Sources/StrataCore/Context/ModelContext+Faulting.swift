@@ -105,18 +105,41 @@ extension ModelContext {
     /// Registers a fetched snapshot: the live registered model (refreshed if unchanged) or a new one.
     func materialize(_ snapshot: DefaultSnapshot, partial: Bool = false) throws -> any PersistentModel {
         let id = snapshot.persistentIdentifier
-        let runtime = try runtime(for: id.entityName)
         if let model = registered[id] {
             if let data = managedAny(model), !data.hasChangesPending {
-                try refresh(data, from: snapshot, runtime: runtime, partial: partial)
+                try refresh(data, from: snapshot, runtime: try runtime(for: data.entityName), partial: partial)
             }
             return model
         }
+        let runtime = try runtime(of: snapshot)
         if !knownSnapshots.isEmpty { knownSnapshots[id] = nil }
         let slots = try slots(from: snapshot, runtime: runtime, partial: partial)
         let model = makeModel(runtime.modelType, slots: slots, id: id, entityName: runtime.entity.name)
         registered.register(model, as: id)
         return model
+    }
+
+    /// The run-time description of the class a stored snapshot belongs to: its identifier's
+    /// entity, or in a class hierarchy, the entity its ``Schema/entityDiscriminator`` names.
+    ///
+    /// - Throws: ``SwiftDataError/modelValidationFailure`` naming the row when the
+    ///   discriminator names no class of the hierarchy in this container's schema.
+    func runtime(of snapshot: DefaultSnapshot) throws -> EntityRuntime {
+        let stored = try runtime(for: snapshot.persistentIdentifier.entityName)
+        guard stored.isInHierarchy else { return stored }
+        switch snapshot[Schema.entityDiscriminator] {
+        case nil, .null?:
+            return stored
+        case .string(let name)? where name == stored.entity.name:
+            return stored
+        case .string(let name)?:
+            if let runtime = try? runtime(for: name), runtime.storageEntityName == stored.storageEntityName { return runtime }
+            throw SwiftDataError.modelValidationFailure.with(
+                details: "\(snapshot.persistentIdentifier) is stored as a \(name), which is not a class of \(stored.entity.name)'s hierarchy in this container's schema; add it to the schema")
+        case let other?:
+            throw SwiftDataError.modelValidationFailure.with(
+                details: "\(snapshot.persistentIdentifier) has \(other) for \(stored.entity.name).\(Schema.entityDiscriminator), which names the class of each stored model")
+        }
     }
 
     private func makeModel<M: PersistentModel>(
@@ -155,10 +178,13 @@ extension ModelContext {
     ///   returned a value of the wrong kind, or none for a required property of a full fetch.
     func slots(from snapshot: DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> ContiguousArray<ManagedSlot> {
         let aligned = snapshot.propertyNames == runtime.propertyNames
+        // A class of a hierarchy reads its slots out of its store entity's snapshot.
+        let stored = !aligned && runtime.isInHierarchy && snapshot.propertyNames == runtime.storagePropertyNames
         var result = ContiguousArray<ManagedSlot>()
         result.reserveCapacity(runtime.propertyNames.count)
         for (slot, name) in runtime.propertyNames.enumerated() {
-            let value: PersistentValue? = aligned ? snapshot.values[slot] : snapshot[name]
+            let value: PersistentValue? =
+                aligned ? snapshot.values[slot] : stored ? snapshot.values[runtime.storageIndexBySlot[slot]] : snapshot[name]
             guard let value else {
                 if partial { result.append(.unloaded); continue }
                 if let attribute = runtime.attributeBySlot[slot], attribute.isOptional {

@@ -63,17 +63,16 @@ extension ModelContext {
     ///
     /// - Throws: ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` when no store holds `T`.
     func plan<T: PersistentModel>(for descriptor: FetchDescriptor<T>) throws -> FetchPlan<T> {
-        let entityName = Schema.entityName(for: T.self)
-        let pending = descriptor.includePendingChanges && hasPendingChanges(for: entityName)
-        return FetchPlan(descriptor, store: try core.store(for: entityName), mergesPendingChanges: pending)
+        let pending = descriptor.includePendingChanges && hasPendingChanges(of: T.self)
+        return FetchPlan(descriptor, store: try core.store(for: Schema.entityName(for: T.self)), mergesPendingChanges: pending)
     }
 
-    func hasPendingChanges(for entityName: String) -> Bool {
+    /// Whether models of `T`, or of its subclasses, have unsaved changes or a pending delete by predicate.
+    func hasPendingChanges<T: PersistentModel>(of type: T.Type) -> Bool {
         guard hasChanges else { return false }
-        if pendingBatchDeletes.contains(where: { $0.entityName == entityName }) { return true }
-        return (inserted.models + changed.models + deleted.models).contains {
-            (managedAny($0)?.entityName ?? Schema.entityName(for: type(of: $0))) == entityName
-        }
+        let storeEntityName = ModelLayout.of(T.self).identifierEntityName
+        if pendingBatchDeletes.contains(where: { $0.entityName == storeEntityName }) { return true }
+        return (inserted.models + changed.models + deleted.models).contains { $0 is T }
     }
 
     /// Evaluates an app predicate the store could not run on fetched models; models this
@@ -95,11 +94,10 @@ extension ModelContext {
     /// Adds this context's unsaved inserts and changes of `T` to stored matches, and drops
     /// pending deletes; models with unsaved changes are checked against `predicate` again.
     func mergePendingChanges<T: PersistentModel>(into models: [T], predicate: Predicate<T>?) throws -> [T] {
-        let entityName = Schema.entityName(for: T.self)
-        var result = try models.filter { try managed($0)?.isDeleted != true && !isBatchDeleted($0, entityName: entityName) }
+        var result = try models.filter { try managed($0)?.isDeleted != true && !isBatchDeleted($0) }
         let fromStore = Set(models.map { ObjectIdentifier($0) })
         for case let model as T in changed.models + inserted.models where !fromStore.contains(ObjectIdentifier(model)) {
-            if try managed(model)?.isDeleted != true && !isBatchDeleted(model, entityName: entityName) { result.append(model) }
+            if try managed(model)?.isDeleted != true && !isBatchDeleted(model) { result.append(model) }
         }
         guard let predicate else { return result }
         return try result.filter { model in
@@ -160,7 +158,7 @@ extension ModelContext {
     }
 
     private func batchedIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
-        if descriptor.includePendingChanges && hasPendingChanges(for: Schema.entityName(for: T.self)) {
+        if descriptor.includePendingChanges && hasPendingChanges(of: T.self) {
             throw SwiftDataError.includePendingChangesWithBatchSize.with(
                 details: "a batched fetch of \(Schema.entityName(for: T.self)) cannot include pending changes; save first or set includePendingChanges to false")
         }

@@ -7,9 +7,10 @@ extension ModelContext {
         try core.runtime(for: entityName)
     }
 
-    func managed<T: PersistentModel>(_ model: T) -> ManagedBackingData<T>? {
-        guard let data = model.persistentBackingData as? ManagedBackingData<T>, data.context === self else { return nil }
-        return data
+    /// The model's backing data when this context tracks it; a model of a subclass held as
+    /// its superclass is found too.
+    func managed<T: PersistentModel>(_ model: T) -> (any ManagedData)? {
+        managedAny(model)
     }
 
     func managedAny(_ model: any PersistentModel) -> (any ManagedData)? {
@@ -47,8 +48,9 @@ extension ModelContext {
             }
             slots.append(.loaded(value))
         }
-        let entityName = ModelLayout.of(M.self).entityName
-        let identifier = source.persistentModelID ?? PersistentIdentifier.temporary(entityName: entityName)
+        let layout = ModelLayout.of(M.self)
+        let entityName = layout.entityName
+        let identifier = source.persistentModelID ?? PersistentIdentifier.temporary(entityName: layout.identifierEntityName)
         let data = ManagedBackingData<M>(slots: slots, identifier: identifier, context: self, entityName: entityName)
         data.owner = model
         data.isInserted = true

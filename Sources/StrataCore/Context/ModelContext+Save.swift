@@ -105,7 +105,9 @@ extension ModelContext {
                     throw SwiftDataError.missingModelContext.with(details: "\(model.persistentModelID) left the context during the save")
                 }
                 if properties == .all { try loadUnloadedProperties(of: data) }
-                return try ChangeCapture.snapshot(of: data, layout: layouts.layout(for: data.entityName, in: self), properties: properties)
+                let (layout, runtime) = try layouts.layout(for: data.entityName, in: self)
+                let snapshot = try ChangeCapture.snapshot(of: data, layout: layout, properties: properties)
+                return runtime.isInHierarchy ? runtime.storageSnapshot(of: snapshot) : snapshot
             }
             let inserted = try part.inserted.map { try capture($0, .all) }
             let updated = try part.updated.map { try capture($0, partial ? .changed : .all) }
@@ -128,7 +130,7 @@ extension ModelContext {
             for model in part.deleted { outcome.deleted.append(finishDelete(model)) }
             for (id, snapshot) in result.reregister {
                 guard let model = registered[id], let data = managedAny(model) else { continue }
-                try refresh(data, from: snapshot, runtime: try runtime(for: id.entityName), partial: true)
+                try refresh(data, from: snapshot, runtime: try runtime(for: data.entityName), partial: true)
             }
             markForwardReferences(in: part.inserted + part.updated)
             do {
@@ -298,12 +300,13 @@ struct SavePlan {
 
 /// The layouts of the entities one save touches, looked up once each.
 private final class LayoutCache {
-    private var layouts: [String: ModelLayout] = [:]
+    private var layouts: [String: (ModelLayout, EntityRuntime)] = [:]
 
-    func layout(for entityName: String, in context: ModelContext) throws -> ModelLayout {
-        if let layout = layouts[entityName] { return layout }
-        let layout = ModelLayout.of(try context.runtime(for: entityName).modelType)
-        layouts[entityName] = layout
-        return layout
+    func layout(for entityName: String, in context: ModelContext) throws -> (ModelLayout, EntityRuntime) {
+        if let found = layouts[entityName] { return found }
+        let runtime = try context.runtime(for: entityName)
+        let found = (ModelLayout.of(runtime.modelType), runtime)
+        layouts[entityName] = found
+        return found
     }
 }

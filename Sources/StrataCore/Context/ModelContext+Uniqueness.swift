@@ -9,23 +9,37 @@ extension ModelContext {
     /// by one store query per insert when there are few, or one scan of the entity's stored
     /// keys per constraint when there are many, so large imports stay linear.
     func resolveUniqueness() throws {
-        var groups: [String: [any PersistentModel]] = [:]
+        // Classes of one hierarchy share their store entity and its constraints: a `#Unique`
+        // of the root class spans every subclass.
+        var groups: [String: [(any PersistentModel, EntityRuntime)]] = [:]
+        var order: [String] = []
         for model in inserted.models {
             guard let data = managedAny(model), !data.isDeleted else { continue }
-            groups[data.entityName, default: []].append(model)
-        }
-        for (entityName, models) in groups {
-            let runtime = try runtime(for: entityName)
+            let runtime = try runtime(for: data.entityName)
             guard !runtime.uniqueSlots.isEmpty else { continue }
+            if groups[runtime.storageEntityName] == nil { order.append(runtime.storageEntityName) }
+            groups[runtime.storageEntityName, default: []].append((model, runtime))
+        }
+        for storageEntityName in order {
+            let members = groups[storageEntityName]!
+            let root = try runtime(for: storageEntityName)
+            var constraints: [[String]] = []
+            for (_, runtime) in members {
+                for constraint in runtime.entity.uniquenessConstraints where !constraints.contains(constraint) {
+                    constraints.append(constraint)
+                }
+            }
             var merged = Set<ObjectIdentifier>()
-            for constraint in runtime.uniqueSlots {
+            for names in constraints {
                 var pendingByKey: [[PersistentValue]: any PersistentModel] = [:]
                 var candidates: [(any PersistentModel, [PersistentValue])] = []
-                for model in models where !merged.contains(ObjectIdentifier(model)) {
-                    let key = constraint.map { uniqueValue(of: model, slot: $0, runtime: runtime) }
+                for (model, runtime) in members where !merged.contains(ObjectIdentifier(model)) {
+                    let slots = names.compactMap { runtime.slotByName[$0] }
+                    guard slots.count == names.count else { continue }
+                    let key = slots.map { uniqueValue(of: model, slot: $0, runtime: runtime) }
                     if key.contains(.null) { continue }
                     if let earlier = pendingByKey[key] {
-                        try merge(model, into: earlier)
+                        try merge(model, into: earlier, on: names)
                         merged.insert(ObjectIdentifier(model))
                         continue
                     }
@@ -33,16 +47,16 @@ extension ModelContext {
                     candidates.append((model, key))
                 }
                 if candidates.count > 32 {
-                    let stored = try storedKeys(of: constraint, runtime: runtime)
+                    let stored = try storedKeys(of: names, type: root.modelType)
                     for (model, key) in candidates {
                         guard let id = stored[key], let existing = try liveModel(for: id), existing !== model else { continue }
-                        try merge(model, into: existing)
+                        try merge(model, into: existing, on: names)
                         merged.insert(ObjectIdentifier(model))
                     }
                 } else {
                     for (model, key) in candidates {
-                        guard let existing = try storedModel(matching: constraint, key, runtime: runtime), existing !== model else { continue }
-                        try merge(model, into: existing)
+                        guard let existing = try storedModel(matching: names, key, type: root.modelType), existing !== model else { continue }
+                        try merge(model, into: existing, on: names)
                         merged.insert(ObjectIdentifier(model))
                     }
                 }
@@ -50,11 +64,7 @@ extension ModelContext {
         }
     }
 
-    /// The stored identifiers of `runtime`'s entity by their values for `constraint`.
-    private func storedKeys(of constraint: [Int], runtime: EntityRuntime) throws -> [[PersistentValue]: PersistentIdentifier] {
-        try storedKeys(of: constraint.map { runtime.propertyNames[$0] }, type: runtime.modelType)
-    }
-
+    /// The stored identifiers of `T`'s store entity by their values for the properties `names`.
     private func storedKeys<T: PersistentModel>(of names: [String], type: T.Type) throws -> [[PersistentValue]: PersistentIdentifier] {
         let entityName = Schema.entityName(for: T.self)
         var keys: [[PersistentValue]: PersistentIdentifier] = [:]
@@ -80,14 +90,14 @@ extension ModelContext {
         return SnapshotCapture.persistentValue(of: model.anyBackingData.value(at: slot), slot: slot, layout: layout, related: &related)
     }
 
-    private func storedModel(matching constraint: [Int], _ key: [PersistentValue], runtime: EntityRuntime) throws -> (any PersistentModel)? {
+    private func storedModel(matching names: [String], _ key: [PersistentValue], type: any PersistentModel.Type) throws -> (any PersistentModel)? {
         var filter: FilterExpression?
-        for (slot, value) in zip(constraint, key) {
-            let test = FilterExpression.comparison(.equal, .property(variable: 0, path: [runtime.propertyNames[slot]]), .value(value))
+        for (name, value) in zip(names, key) {
+            let test = FilterExpression.comparison(.equal, .property(variable: 0, path: [name]), .value(value))
             filter = filter.map { .and($0, test) } ?? test
         }
         guard let filter else { return nil }
-        return try storedModel(matching: filter, type: runtime.modelType)
+        return try storedModel(matching: filter, type: type)
     }
 
     private func storedModel<T: PersistentModel>(matching filter: FilterExpression, type: T.Type) throws -> (any PersistentModel)? {
@@ -106,8 +116,15 @@ extension ModelContext {
     /// Relationships merge rather than replace: a to-one keeps `existing`'s destination when
     /// the insert has none, and a to-many holds both sides' models, so an upsert never
     /// orphans what the stored model already had.
-    private func merge(_ model: any PersistentModel, into existing: any PersistentModel) throws {
+    ///
+    /// - Throws: ``SwiftDataError/modelValidationFailure`` when the two are of different
+    ///   classes of one hierarchy: an upsert cannot change a stored model's class.
+    private func merge(_ model: any PersistentModel, into existing: any PersistentModel, on names: [String]) throws {
         guard let source = managedAny(model), let target = managedAny(existing) else { return }
+        guard type(of: model) == type(of: existing) else {
+            throw SwiftDataError.modelValidationFailure.with(
+                details: "the new \(source.entityName) and the stored \(target.entityName) \(existing.persistentModelID) have the same \(names.joined(separator: ", ")), which must be unique across their class hierarchy; an insert cannot replace a model of another class, so nothing was saved")
+        }
         let runtime = try runtime(for: target.entityName)
         if !target.isInserted && !target.isChanged && target.original == nil { target.original = target.slots }
         var adopted: [(EntityRuntime.RelationshipSlot, [any PersistentModel])] = []

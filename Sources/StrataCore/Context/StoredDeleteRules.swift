@@ -34,7 +34,7 @@ struct StoredDeleteRules {
 
     private mutating func follow(_ snapshot: DefaultSnapshot, in context: ModelContext) throws {
         let id = snapshot.persistentIdentifier
-        for relationship in try context.runtime(for: id.entityName).relationships {
+        for relationship in try context.runtime(of: snapshot).relationships {
             let related = snapshot[relationship.name]?.relatedIdentifiers ?? []
             guard !related.isEmpty else { continue }
             switch relationship.deleteRule {

@@ -75,8 +75,17 @@ extension FetchPlan {
     /// - Throws: The store's error, or an error evaluating the filter tree or sort keys.
     mutating func rows(in context: ModelContext) throws -> FetchedRows {
         var rows = try storeRows(editingState: context.editingState)
-        if rows.snapshots.contains(where: { $0.persistentIdentifier.entityName != entityName }) {
-            rows.snapshots.removeAll { $0.persistentIdentifier.entityName != entityName }
+        if rows.snapshots.contains(where: { $0.persistentIdentifier.entityName != storeEntityName }) {
+            rows.snapshots.removeAll { $0.persistentIdentifier.entityName != storeEntityName }
+        }
+        if let classNames, identifiers == nil {
+            // A store that ran no filter (one written to SwiftData's API reads only the
+            // predicate, which a subclass's plan cannot send) returns every class.
+            let kept = Set(classNames)
+            rows.snapshots.removeAll { snapshot in
+                if case .string(let name)? = snapshot[Schema.entityDiscriminator] { return !kept.contains(name) }
+                return true
+            }
         }
         if let identifiers { rows.snapshots = Self.ordered(rows.snapshots, as: identifiers) }
         let resolver = SnapshotResolver(rows: rows, context: context)

@@ -35,6 +35,14 @@ struct FetchPlan<T: PersistentModel> {
     let descriptor: FetchDescriptor<T>
     let entityName: String
     let store: StoreBox
+    /// The store entity the plan reads: `T`'s, or the root entity of `T`'s class hierarchy
+    /// (see ``Schema/storageSchema``).
+    let storeEntityName: String
+    /// The classes whose models the plan keeps, when its store entity holds others too:
+    /// `T` and the classes inheriting from it. `nil` keeps every model of the store entity.
+    let classNames: [String]?
+    /// Whether `T`'s store entity holds more than one class, so snapshots carry the discriminator.
+    let sharesStoreEntity: Bool
     private(set) var filter: FilterStep
     private(set) var sort: SortStep
     /// Unsaved inserts, changes and deletes of the entity are merged in, so the sort and
@@ -47,21 +55,27 @@ struct FetchPlan<T: PersistentModel> {
     let rechecksStoreFilter: Bool
 
     /// Plans an app's fetch.
-    init(_ descriptor: FetchDescriptor<T>, store: StoreBox, mergesPendingChanges: Bool) {
+    ///
+    /// `includeSubclasses: false` keeps only models of `T` itself, not of its subclasses.
+    init(_ descriptor: FetchDescriptor<T>, store: StoreBox, mergesPendingChanges: Bool, includeSubclasses: Bool = true) {
         self.descriptor = descriptor
         self.entityName = Schema.entityName(for: T.self)
         self.store = store
         self.mergesPendingChanges = mergesPendingChanges
         self.identifiers = nil
         self.rechecksStoreFilter = false
+        (storeEntityName, classNames, sharesStoreEntity) = Self.hierarchy(includeSubclasses: includeSubclasses)
+        let classTest = Self.classTest(classNames)
         if let predicate = descriptor.predicate {
             do {
-                filter = .store(try PredicateTranslator.translate(predicate))
+                let tree = try PredicateTranslator.translate(predicate)
+                filter = .store(classTest.map { .and($0, tree) } ?? tree)
             } catch {
+                // The store still keeps to `T`'s classes; the models step checks them again.
                 filter = .models(predicate, reason: (error as? SwiftDataError)?.details ?? "\(error)")
             }
         } else {
-            filter = .none
+            filter = classTest.map { .store($0) } ?? .none
         }
         if descriptor.sortBy.isEmpty {
             sort = .none
@@ -82,8 +96,31 @@ struct FetchPlan<T: PersistentModel> {
         self.mergesPendingChanges = false
         self.identifiers = identifiers
         self.rechecksStoreFilter = identifiers == nil
-        self.filter = filter.map { .store($0) } ?? .none
+        (storeEntityName, classNames, sharesStoreEntity) = Self.hierarchy(includeSubclasses: true)
+        let tree = identifiers == nil ? Self.classTest(classNames).map { test in filter.map { .and(test, $0) } ?? test } ?? filter : filter
+        self.filter = tree.map { .store($0) } ?? .none
         self.sort = .none
+    }
+
+    /// Where `T`'s models are stored, which of that store entity's classes a plan keeps, and
+    /// whether it holds other classes.
+    private static func hierarchy(includeSubclasses: Bool) -> (String, [String]?, Bool) {
+        let layout = ModelLayout.of(T.self)
+        let family = ModelHierarchies.names(inheritingFrom: layout.entityName)
+        let shared = layout.identifierEntityName != layout.entityName || family.count > 1
+        guard shared else { return (layout.identifierEntityName, nil, false) }
+        let names = includeSubclasses ? family : [layout.entityName]
+        let keepsAll = includeSubclasses && layout.identifierEntityName == layout.entityName
+        return (layout.identifierEntityName, keepsAll ? nil : names, true)
+    }
+
+    /// The filter that keeps the models of `classNames`, by their stored class.
+    private static func classTest(_ classNames: [String]?) -> FilterExpression? {
+        classNames.map { names in
+            .contains(
+                collection: .list(names.map { .string($0) }),
+                element: .property(variable: 0, path: [Schema.entityDiscriminator]))
+        }
     }
 
     /// Plans a lookup of `identifiers`, answered in their order.
@@ -112,8 +149,11 @@ struct FetchPlan<T: PersistentModel> {
         return false
     }
 
-    /// The request for the store's part of the plan.
-    func storeRequest(editingState: EditingState) -> DataStoreFetchRequest<T> {
+    /// The request for the store's part of the plan, for `T`'s store entity: for a class of
+    /// a hierarchy, a request for the hierarchy's root type that carries the translated
+    /// filter (the class test included), sort and property names, without the app's
+    /// predicate, which is written for `T`.
+    func storeRequest(editingState: EditingState) -> DataStoreFetchRequest<T.Root> {
         var request = descriptor
         var storeFilter: FilterExpression?
         switch filter {
@@ -129,9 +169,27 @@ struct FetchPlan<T: PersistentModel> {
             request.fetchLimit = nil
             request.fetchOffset = nil
         }
-        return DataStoreFetchRequest(
-            editingState: editingState, descriptor: request, filter: .success(storeFilter), sort: .success(storeSort),
+        var propertyNames: [String]?
+        if sharesStoreEntity && !request.propertiesToFetch.isEmpty {
+            let layout = ModelLayout.of(T.self)
+            propertyNames = request.propertiesToFetch.compactMap { layout.slotsByKeyPath[$0].map { layout.propertyNames[$0] } }
+                + [Schema.entityDiscriminator]
+        }
+        let descriptor: FetchDescriptor<T.Root>
+        if let same = request as? FetchDescriptor<T.Root> {
+            descriptor = same
+        } else {
+            var root = FetchDescriptor<T.Root>()
+            root.fetchLimit = request.fetchLimit
+            root.fetchOffset = request.fetchOffset
+            root.includePendingChanges = request.includePendingChanges
+            descriptor = root
+        }
+        var result = DataStoreFetchRequest(
+            editingState: editingState, descriptor: descriptor, filter: .success(storeFilter), sort: .success(storeSort),
             identifiers: identifiers)
+        result.propertyNameOverride = propertyNames
+        return result
     }
 
     /// Moves the step the store refused into memory.

@@ -119,7 +119,7 @@ public final class ResultsObserver<Element, SectionTitle>: Observable, StaleMark
         self.modelContext = modelContext
         self.fetchDescriptor = fetchDescriptor
         self.sectioning = sectioning
-        entityName = Schema.entityName(for: Element.self)
+        entityName = ModelLayout.of(Element.self).identifierEntityName
         current = FetchResultsCollection(models: try modelContext.fetch(fetchDescriptor))
         let core = modelContext.core
         let entityName = entityName

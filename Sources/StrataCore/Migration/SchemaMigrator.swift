@@ -10,7 +10,10 @@ enum SchemaMigrator {
     /// One version of the plan, restricted to the entities of the store being migrated.
     private struct Version {
         let type: any VersionedSchema.Type
+        /// The models' schema, which the stages' contexts open.
         let schema: Schema
+        /// What the store records and is opened with: class hierarchies folded (see ``Schema/storageSchema``).
+        var storage: Schema { schema.storageSchema }
     }
 
     /// Migrates the data of `configuration` to its schema when a plan is given and the
@@ -28,7 +31,8 @@ enum SchemaMigrator {
         let names = Set(target.entities.map(\.name)).union(stored.entities.map(\.name))
         let versions = plan.schemas.map { type in
             let full = Schema(versionedSchema: type)
-            return Version(type: type, schema: Schema(entities: full.entities.filter { names.contains($0.name) }, version: full.version, issues: []))
+            let entities = full.entities.filter { names.contains(full.hierarchyRoot(of: $0).name) }
+            return Version(type: type, schema: Schema(entities: entities, version: full.version, issues: []))
         }
         let planName = String(describing: plan)
         guard let from = position(of: stored, in: versions) else {
@@ -43,11 +47,11 @@ enum SchemaMigrator {
         let copy = try Store.makeWorkingCopy(of: configuration)
         do {
             for (index, step) in steps.enumerated() {
-                let old = versions[step.from].schema
-                let new = index == steps.count - 1 ? target : versions[step.to].schema
-                if let willMigrate = step.willMigrate { try run(willMigrate, on: copy, schema: old) }
-                _ = try Store(ModelContainer.withSchema(copy, new), migrationPlan: plan)
-                if let didMigrate = step.didMigrate { try run(didMigrate, on: copy, schema: new) }
+                let old = versions[step.from]
+                let new = versions[step.to]
+                if let willMigrate = step.willMigrate { try run(willMigrate, on: copy, schema: old.schema) }
+                _ = try Store(ModelContainer.withSchema(copy, index == steps.count - 1 ? target : new.storage), migrationPlan: plan)
+                if let didMigrate = step.didMigrate { try run(didMigrate, on: copy, schema: new.schema) }
             }
             try Store.replaceData(of: configuration, withWorkingCopy: copy)
         } catch {
@@ -68,7 +72,7 @@ enum SchemaMigrator {
 
     /// The version whose structure is `schema`'s; of several, the one with the same version number.
     private static func position(of schema: Schema, in versions: [Version]) -> Int? {
-        let matches = versions.indices.filter { versions[$0].schema.hasSameStructure(as: schema) }
+        let matches = versions.indices.filter { versions[$0].storage.hasSameStructure(as: schema) }
         return matches.first { versions[$0].schema.version == schema.version } ?? matches.last
     }
 

@@ -1,5 +1,5 @@
 /// Backing data for a model that no context tracks yet: values live in slots in memory.
-final class DetachedBackingData<Model: PersistentModel>: BackingData {
+final class DetachedBackingData<Model: PersistentModel>: BackingData, DetachedSlots {
     private var slots: ContiguousArray<BackingValue>
     private var identifier: PersistentIdentifier?
 
@@ -11,7 +11,7 @@ final class DetachedBackingData<Model: PersistentModel>: BackingData {
     var persistentModelID: PersistentIdentifier? {
         get {
             if let identifier { return identifier }
-            let temporary = PersistentIdentifier.temporary(entityName: ModelLayout.of(Model.self).entityName)
+            let temporary = PersistentIdentifier.temporary(entityName: ModelLayout.of(Model.self).identifierEntityName)
             identifier = temporary
             return temporary
         }
@@ -30,5 +30,19 @@ final class DetachedBackingData<Model: PersistentModel>: BackingData {
             while slots.count <= slot { slots.append(.unset) }
         }
         slots[slot] = value
+    }
+}
+
+/// Detached backing data whose set slots can be listed.
+protocol DetachedSlots {
+    var setSlots: [(Int, BackingValue)] { get }
+}
+
+extension DetachedBackingData {
+    var setSlots: [(Int, BackingValue)] {
+        slots.indices.compactMap { slot in
+            if case .unset = slots[slot] { return nil }
+            return (slot, slots[slot])
+        }
     }
 }

@@ -3,6 +3,9 @@
 /// slot each key path and property name maps to.
 final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyPath is not marked Sendable
     let entityName: String
+    /// The entity name the model's identifiers carry: its hierarchy's root entity, whose
+    /// store entity holds every class of the hierarchy (the model's own name otherwise).
+    let identifierEntityName: String
     let propertyNames: [String]
     let slotsByKeyPath: [AnyKeyPath: Int]
     /// The key path of each slot.
@@ -17,6 +20,7 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
 
     private init(modelType: any PersistentModel.Type) {
         entityName = Schema.entityName(for: modelType)
+        identifierEntityName = Self.rootName(of: modelType)
         let metadata = modelType.schemaMetadata
         propertyNames = metadata.map(\.name)
         keyPaths = metadata.map(\.keypath)
@@ -51,6 +55,10 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
             }
         }
         ephemeralValues = ephemeral
+    }
+
+    private static func rootName<M: PersistentModel>(of modelType: M.Type) -> String {
+        Schema.entityName(for: M.Root.self as any PersistentModel.Type)
     }
 
     private static let cache = Locked<[ObjectIdentifier: ModelLayout]>([:])

@@ -22,7 +22,7 @@ import Observation
     member,
     names: named(_$backingData), named(persistentBackingData), named(schemaMetadata),
     named(init), named(_$observationRegistrar), named(access), named(withMutation), named(_notifyObservers),
-    named(_schemaAnnotations)
+    named(_schemaAnnotations), named(_$slotBase), named(_$pendingValues), named(_$schemaMetadata)
 )
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
@@ -41,7 +41,7 @@ public macro Model() = #externalMacro(module: "StrataMacros", type: "ModelMacro"
     member,
     names: named(_$backingData), named(persistentBackingData), named(schemaMetadata),
     named(init), named(_$observationRegistrar), named(access), named(withMutation), named(_notifyObservers),
-    named(_schemaAnnotations)
+    named(_schemaAnnotations), named(_$slotBase), named(_$pendingValues), named(_$schemaMetadata)
 )
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
@@ -55,6 +55,15 @@ public macro Model(originalName: String) = #externalMacro(module: "StrataMacros"
 @attached(accessor, names: named(init), named(get), named(set))
 @attached(peer, names: prefixed(_))
 public macro _PersistedProperty(slot: Int) = #externalMacro(module: "StrataMacros", type: "PersistedPropertyMacro")
+
+/// Routes one stored property of a ``Model()`` class that inherits from another model:
+/// its slot is `slot` past the superclass's slots.
+///
+/// `@Model` adds this attribute to every persisted property of a subclass; do not write it yourself.
+@attached(accessor, names: named(init), named(get), named(set))
+@attached(peer, names: prefixed(_))
+public macro _PersistedProperty<Model: AnyObject>(slot: Int, subclass: Model.Type) =
+    #externalMacro(module: "StrataMacros", type: "PersistedPropertyMacro")
 
 /// Customises how a stored property of a model is persisted.
 ///

@@ -5,6 +5,11 @@ import Observation
 ///
 /// You do not conform to this protocol yourself; apply ``Model()`` to the class.
 public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, SendableMetatype {
+    /// The first model class of the model's class hierarchy: the model itself unless it
+    /// inherits from another `@Model` class. Models of one hierarchy share their backing
+    /// data type, `any BackingData<Root>`, and one store entity.
+    associatedtype Root: PersistentModel = Self
+
     /// Creates a model over existing backing data, as stores do when they fetch.
     init(backingData: any BackingData<Self>)
 
@@ -38,7 +43,7 @@ extension PersistentModel {
     /// The model's identifier: temporary until the model is first saved.
     public var persistentModelID: PersistentIdentifier {
         if let identifier = persistentBackingData.persistentModelID { return identifier }
-        let temporary = PersistentIdentifier.temporary(entityName: ModelLayout.of(Self.self).entityName)
+        let temporary = PersistentIdentifier.temporary(entityName: ModelLayout.of(type(of: self)).identifierEntityName)
         persistentBackingData.persistentModelID = temporary
         return temporary
     }
@@ -69,4 +74,29 @@ extension PersistentModel {
     public var modelContext: ModelContext? {
         (persistentBackingData as? any ManagedData)?.context
     }
+}
+
+// MARK: - Entry points for @Model-generated subclasses
+
+/// Where a model subclass keeps its initial values until its backing data exists. Generated code only.
+public func _pendingBackingData<Root: PersistentModel>(for root: Root.Type) -> (any BackingData<Root>)? {
+    DetachedBackingData<Root>(for: root)
+}
+
+/// Moves a subclass's waiting initial values into `backingData`, once. Generated code only.
+@inlinable
+public func _adoptPendingValues<Root: PersistentModel>(
+    _ pending: inout (any BackingData<Root>)?, into backingData: any BackingData<Root>
+) -> any BackingData<Root> {
+    if let values = pending {
+        pending = nil
+        _copySetSlots(from: values, into: backingData)
+    }
+    return backingData
+}
+
+/// Copies every slot `source` has a value in. Generated code only.
+public func _copySetSlots(from source: any BackingData, into target: any BackingData) {
+    guard let detached = source as? any DetachedSlots else { return }
+    for (slot, value) in detached.setSlots { target.setValue(value, at: slot) }
 }

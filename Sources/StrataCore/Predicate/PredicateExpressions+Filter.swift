@@ -327,3 +327,23 @@ extension PredicateExpressions.RangeExpressionContains: FilterTranslatable {
         throw PredicateTranslator.unsupported(self, "only ranges written in the predicate (`a..<b`, `a...b`) or captured ranges can be tested")
     }
 }
+
+/// `model is Subclass`: a test of the stored class (``Schema/entityDiscriminator``) against
+/// the class and every class known to inherit from it; always `true` when every value of
+/// the operand's type is one.
+extension PredicateExpressions.TypeCheck: FilterTranslatable {
+    func translate(_ context: inout TranslationContext) throws -> FilterExpression {
+        let inputType: Any.Type = Input.Output.self
+        if inputType is Desired.Type { return .value(.bool(true)) }
+        guard let desired = Desired.self as? any PersistentModel.Type, inputType is any PersistentModel.Type else {
+            throw PredicateTranslator.unsupported(self, "only a model's class can be tested in a store")
+        }
+        guard case .property(let variable, let path) = try context.translate(input) else {
+            throw PredicateTranslator.unsupported(self, "the tested value is not a model the store holds")
+        }
+        let names = ModelHierarchies.names(inheritingFrom: Schema.entityName(for: desired))
+        return .contains(
+            collection: .list(names.map { .string($0) }),
+            element: .property(variable: variable, path: path + [Schema.entityDiscriminator]))
+    }
+}

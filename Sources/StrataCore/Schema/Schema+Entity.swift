@@ -12,7 +12,8 @@ extension Schema {
         public internal(set) var superentityName: String?
         /// The entity this one inherits from, if any.
         public internal(set) weak var superentity: Entity?
-        /// The properties declared on this entity, in declaration (slot) order.
+        /// The entity's stored properties in slot order: those inherited from its superentity
+        /// first, then those its class declares.
         public internal(set) var storedProperties: [any SchemaProperty] {
             didSet { index() }
         }
@@ -63,14 +64,18 @@ extension Schema {
                 storedProperties.compactMap { $0 as? Relationship }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
 
-        /// Properties inherited from the superentity.
-        public var inheritedProperties: [any SchemaProperty] { superentity?.properties ?? [] }
-        /// Inherited and declared properties.
-        public var properties: [any SchemaProperty] { inheritedProperties + storedProperties }
-        /// Properties, inherited ones included, by name.
-        public var propertiesByName: [String: any SchemaProperty] {
-            (superentity?.propertiesByName ?? [:]).merging(storedPropertiesByName) { _, declared in declared }
+        /// Properties inherited from the superentity: the first ones of ``storedProperties``.
+        public var inheritedProperties: [any SchemaProperty] {
+            Array(storedProperties.prefix(superentity?.storedProperties.count ?? 0))
         }
+        /// The properties the entity's own class declares, after the inherited ones.
+        var declaredProperties: ArraySlice<any SchemaProperty> {
+            storedProperties.dropFirst(superentity?.storedProperties.count ?? 0)
+        }
+        /// Inherited and declared properties: ``storedProperties``.
+        public var properties: [any SchemaProperty] { storedProperties }
+        /// Properties, inherited ones included, by name.
+        public var propertiesByName: [String: any SchemaProperty] { storedPropertiesByName }
         /// The attributes, unordered.
         public var attributes: Set<Attribute> { Set(attributesByName.values) }
         /// The relationships, unordered.
@@ -90,7 +95,8 @@ extension Schema {
                 let relationship = property as! Relationship
                 return "r:\(relationship.name):\(relationship.destination):\(relationship.isToOneRelationship):\(relationship.deleteRule.rawValue):\(relationship.inverseName ?? "")"
             }
-            return "\(name)|\(properties.joined(separator: ","))|\(uniquenessConstraints)|\(indices)|\(indexKinds.map(\.rawValue))"
+            let parent = superentityName.map { "<\($0)" } ?? ""
+            return "\(name)\(parent)|\(properties.joined(separator: ","))|\(uniquenessConstraints)|\(indices)|\(indexKinds.map(\.rawValue))"
         }
 
         public static func == (lhs: Entity, rhs: Entity) -> Bool { lhs.fingerprint == rhs.fingerprint }

@@ -19,7 +19,9 @@ public final class Schema: Codable, Hashable, CustomStringConvertible, @unchecke
     /// The entities by name.
     public let entitiesByName: [String: Entity]
     /// Rules the models break, found while building the schema.
-    let issues: [String]
+    private(set) var issues: [String]
+    /// The schema stores are opened with, when it differs from this one (see ``storageSchema``).
+    private(set) var storage: Schema?
 
     /// An empty schema.
     public convenience init() {
@@ -54,6 +56,14 @@ public final class Schema: Codable, Hashable, CustomStringConvertible, @unchecke
         self.issues = issues
         self.encodingVersion = encodingVersion
         self.entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for entity in entities {
+            guard let parentName = entity.superentityName, let parent = entitiesByName[parentName] else { continue }
+            entity.superentity = parent
+            parent.subentities.insert(entity)
+        }
+        let (storage, storageIssues) = Self.storage(of: entities, version: version, in: self)
+        self.storage = storage
+        self.issues += storageIssues
     }
 
     /// The entity of model type `type`, if the schema contains it.
@@ -111,13 +121,6 @@ public final class Schema: Codable, Hashable, CustomStringConvertible, @unchecke
     public convenience init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let entities = try container.decode([Entity].self, forKey: .entities)
-        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for entity in entities {
-            if let superName = entity.superentityName, let parent = byName[superName] {
-                entity.superentity = parent
-                parent.subentities.insert(entity)
-            }
-        }
         self.init(
             entities: entities,
             version: try container.decode(Version.self, forKey: .version),

@@ -11,6 +11,7 @@ struct SchemaBuilder {
             let type = queue.removeFirst()
             guard seen.insert(ObjectIdentifier(type)).inserted else { continue }
             types.append(type)
+            if let superclass = Self.modelSuperclass(of: type) { queue.append(superclass) }
             for property in type.schemaMetadata {
                 switch ValueShape(of: Self.valueType(of: property.keypath)).role {
                 case .toOne(let destination), .toMany(let destination): queue.append(destination)
@@ -20,6 +21,12 @@ struct SchemaBuilder {
         }
     }
 
+    /// The model class `type` inherits from, if it inherits from one.
+    static func modelSuperclass(of type: any PersistentModel.Type) -> (any PersistentModel.Type)? {
+        guard let superclass = _getSuperclass(type as AnyClass) else { return nil }
+        return superclass as? any PersistentModel.Type
+    }
+
     static func valueType(of keyPath: AnyKeyPath) -> any Any.Type {
         type(of: keyPath).valueType
     }
@@ -27,8 +34,11 @@ struct SchemaBuilder {
     mutating func build() -> (entities: [Schema.Entity], issues: [String]) {
         var entities: [Schema.Entity] = []
         var names: [String: ObjectIdentifier] = [:]
-        for type in types {
-            let entity = makeEntity(type)
+        var byType: [ObjectIdentifier: Schema.Entity] = [:]
+        for type in types.sorted(by: { Self.depth(of: $0) < Self.depth(of: $1) }) {
+            let superentity = Self.modelSuperclass(of: type).flatMap { byType[ObjectIdentifier($0)] }
+            let entity = makeEntity(type, superentity: superentity)
+            byType[ObjectIdentifier(type)] = entity
             if let other = names[entity.name], other != ObjectIdentifier(type) {
                 issues.append("two model types are named \(entity.name); entity names must be unique in a schema")
                 continue
@@ -38,7 +48,20 @@ struct SchemaBuilder {
         }
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         pairInverses(byName: byName, order: entities)
+        let order = Dictionary(types.enumerated().map { (ObjectIdentifier($1), $0) }, uniquingKeysWith: { a, _ in a })
+        entities.sort { order[ObjectIdentifier($0.modelType!)]! < order[ObjectIdentifier($1.modelType!)]! }
         return (entities, issues)
+    }
+
+    /// How many model classes `type` inherits from.
+    private static func depth(of type: any PersistentModel.Type) -> Int {
+        var depth = 0
+        var current = type
+        while let parent = modelSuperclass(of: current) {
+            depth += 1
+            current = parent
+        }
+        return depth
     }
 
     /// The relationship options an `@Attribute` on a relationship stands for: `.unique` is
@@ -57,10 +80,12 @@ struct SchemaBuilder {
         return kept
     }
 
-    private mutating func makeEntity(_ type: any PersistentModel.Type) -> Schema.Entity {
+    /// The entity of `type`; a subclass's shares its superentity's property descriptions for
+    /// the inherited slots and describes only the properties its class declares.
+    private mutating func makeEntity(_ type: any PersistentModel.Type, superentity: Schema.Entity?) -> Schema.Entity {
         let name = Schema.entityName(for: type)
-        var properties: [any SchemaProperty] = []
-        for property in type.schemaMetadata {
+        var properties: [any SchemaProperty] = superentity?.storedProperties ?? []
+        for property in type.schemaMetadata.dropFirst(properties.count) {
             let valueType = Self.valueType(of: property.keypath)
             let shape = ValueShape(of: valueType)
             switch shape.role {
@@ -116,6 +141,11 @@ struct SchemaBuilder {
         }
         let entity = Schema.Entity(name, properties: properties)
         entity.modelType = type
+        if let superentity {
+            entity.superentityName = superentity.name
+            entity.superentity = superentity
+            superentity.subentities.insert(entity)
+        }
         let layoutNames = ModelLayout.of(type).propertyNames
         if layoutNames == entity.storedPropertyNames { entity.storedPropertyNames = layoutNames }
         applyAnnotations(of: type, to: entity)
@@ -123,10 +153,21 @@ struct SchemaBuilder {
     }
 
     private mutating func applyAnnotations(of type: any PersistentModel.Type, to entity: Schema.Entity) {
-        let namesByKeyPath = Dictionary(
-            type.schemaMetadata.map { ($0.keypath, $0.name) }, uniquingKeysWith: { first, _ in first })
+        // A subclass that declares no `#Unique` answers its superclass's, whose key paths
+        // are rooted at the superclass: those resolve through the superclass's metadata.
+        var metadata = type.schemaMetadata
+        var ancestor = Self.modelSuperclass(of: type)
+        while let current = ancestor {
+            metadata += current.schemaMetadata
+            ancestor = Self.modelSuperclass(of: current)
+        }
+        let namesByKeyPath = Dictionary(metadata.map { ($0.keypath, $0.name) }, uniquingKeysWith: { first, _ in first })
         let annotations = type._schemaAnnotations
-        if let originalName = annotations.originalName, !originalName.isEmpty { entity.originalName = originalName }
+        if let originalName = annotations.originalName, !originalName.isEmpty,
+            originalName != entity.superentity?.originalName
+        {
+            entity.originalName = originalName
+        }
         func names(_ keyPaths: [AnyKeyPath], in declaration: String) -> [String]? {
             var result: [String] = []
             for keyPath in keyPaths {
@@ -138,9 +179,14 @@ struct SchemaBuilder {
             }
             return result
         }
-        var constraints: [[String]] = []
+        var constraints: [[String]] = entity.superentity?.uniquenessConstraints ?? []
+        if let superentity = entity.superentity {
+            entity.indices = superentity.indices
+            entity.indexKinds = superentity.indexKinds
+        }
+        // A subclass that declares no `#Unique` or `#Index` answers its superclass's; those are already inherited.
         for constraint in annotations.uniquenessConstraints {
-            if let names = names(constraint, in: "#Unique") { constraints.append(names) }
+            if let names = names(constraint, in: "#Unique"), !constraints.contains(names) { constraints.append(names) }
         }
         for property in entity.storedProperties where property.isUnique && !constraints.contains([property.name]) {
             constraints.append([property.name])
@@ -154,7 +200,7 @@ struct SchemaBuilder {
         }
         entity.uniquenessConstraints = constraints
         for index in annotations.indices {
-            if let names = names(index.keyPaths, in: "#Index") {
+            if let names = names(index.keyPaths, in: "#Index"), !entity.indices.contains(names) {
                 entity.indices.append(names)
                 entity.indexKinds.append(index.kind)
             }
@@ -166,7 +212,7 @@ struct SchemaBuilder {
     /// destination points back and none of them is already paired.
     private mutating func pairInverses(byName: [String: Schema.Entity], order: [Schema.Entity]) {
         let declarations = order.flatMap { entity in
-            entity.storedProperties.compactMap { $0 as? Schema.Relationship }
+            entity.declaredProperties.compactMap { $0 as? Schema.Relationship }
                 .compactMap { relationship in relationship.inverseKeyPath.map { (entity, relationship, $0) } }
         }
         var declared: [ObjectIdentifier: AnyKeyPath] = [:]
@@ -201,7 +247,7 @@ struct SchemaBuilder {
             link(relationship, with: partner)
         }
         for entity in order {
-            for relationship in entity.storedProperties.compactMap({ $0 as? Schema.Relationship })
+            for relationship in entity.declaredProperties.compactMap({ $0 as? Schema.Relationship })
             where relationship.inverseName == nil {
                 guard let destination = byName[relationship.destination] else { continue }
                 let candidates = destination.storedProperties.compactMap { $0 as? Schema.Relationship }

@@ -19,6 +19,9 @@ public struct DataStoreFetchRequest<T: PersistentModel>: @unchecked Sendable {
 
     let translatedFilter: Result<FilterExpression?, SwiftDataError>
     let translatedSort: Result<[FilterSortKey], SwiftDataError>
+    /// The names to load when the core fetches part of a subclass, whose key paths the
+    /// root type's descriptor cannot hold.
+    var propertyNameOverride: [String]?
 
     /// Creates the request the core sends; for test suites that call a store directly
     /// (`@_spi(StoreTesting) import StrataCore`), such as StrataTesting's conformance checks.
@@ -63,6 +66,7 @@ public struct DataStoreFetchRequest<T: PersistentModel>: @unchecked Sendable {
 
     /// The names of the properties to load; empty means all.
     public var propertyNamesToFetch: [String] {
+        if let propertyNameOverride { return propertyNameOverride }
         let layout = ModelLayout.of(T.self)
         return descriptor.propertiesToFetch.compactMap { layout.slotsByKeyPath[$0].map { layout.propertyNames[$0] } }
     }

@@ -1,0 +1,24 @@
+/// The class hierarchies of every schema a container opened in this process, for
+/// translating `is` tests in predicates, which name a class but not a schema.
+///
+/// Whether a class inherits from another is a fact of the program, so one table serves
+/// every container.
+enum ModelHierarchies {
+    private static let descendants = Locked<[String: Set<String>]>([:])
+
+    /// Records the hierarchies of `schema`.
+    static func register(_ schema: Schema) {
+        let found = schema.entities.filter { !$0.subentities.isEmpty }
+        guard !found.isEmpty else { return }
+        descendants.withLock { table in
+            for entity in found {
+                table[entity.name, default: []].formUnion(schema.hierarchy(from: entity).dropFirst().map(\.name))
+            }
+        }
+    }
+
+    /// `entityName` and the names of the entities known to inherit from it, sorted.
+    static func names(inheritingFrom entityName: String) -> [String] {
+        [entityName] + (descendants.withLock { $0[entityName] } ?? []).sorted()
+    }
+}
