@@ -36,3 +36,57 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<Ferry>()).map(\.cars) == [40])
     }
 }
+
+/// A fleet whose second version adds the first subclass.
+enum FleetV1: VersionedSchema {
+    static var versionIdentifier: Schema.Version { Schema.Version(1, 0, 0) }
+    static var models: [any PersistentModel.Type] { [Boat.self] }
+
+    @Model final class Boat {
+        var name: String
+        init(name: String) { self.name = name }
+    }
+}
+
+enum FleetV2: VersionedSchema {
+    static var versionIdentifier: Schema.Version { Schema.Version(2, 0, 0) }
+    static var models: [any PersistentModel.Type] { [Boat.self, Tug.self] }
+
+    @Model class Boat {
+        var name: String
+        init(name: String) { self.name = name }
+    }
+
+    @Model final class Tug: Boat {
+        var power = 0
+    }
+}
+
+enum FleetPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [FleetV1.self, FleetV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: FleetV1.self, toVersion: FleetV2.self)] }
+}
+
+extension SQLiteInheritanceTests {
+    /// Adding a subclass is a lightweight migration: the table gains the subclass's columns
+    /// and `_entity`, and the rows saved before read as the root class.
+    @Test func addingASubclassMigratesLightly() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-fleet-\(UUID()).store")
+        do {
+            let old = try ModelContainer(for: Schema(versionedSchema: FleetV1.self), configurations: [ModelConfiguration(url: url)])
+            let context = ModelContext(old)
+            context.insert(FleetV1.Boat(name: "Old"))
+            try context.save()
+        }
+        let new = try ModelContainer(
+            for: Schema(versionedSchema: FleetV2.self), migrationPlan: FleetPlan.self, configurations: [ModelConfiguration(url: url)])
+        let context = ModelContext(new)
+        let tug = FleetV2.Tug(name: "Strong")
+        tug.power = 900
+        context.insert(tug)
+        try context.save()
+        let boats = try ModelContext(new).fetch(FetchDescriptor<FleetV2.Boat>(sortBy: [SortDescriptor(\.name)]))
+        #expect(boats.map { "\(type(of: $0))" } == ["Boat", "Tug"])
+        #expect(try ModelContext(new).fetch(FetchDescriptor<FleetV2.Tug>()).map(\.power) == [900])
+    }
+}
