@@ -31,6 +31,9 @@ protocol ManagedData: AnyObject {
     /// Leaves a context that is going away: related models become identifiers, so no
     /// reference cycle between models outlives their context.
     func release()
+
+    /// Holds the owner strongly until the context releases the data: another model shares it.
+    func keepOwnerAlive()
     /// Forgets the change tracking of the last save or fetch.
     func markSaved()
     /// Puts `value` in `slot` as a change, without the setter's relationship upkeep: the
@@ -48,7 +51,18 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     var slots: ContiguousArray<ManagedSlot>
     var persistentModelID: PersistentIdentifier?
     weak var context: ModelContext?
-    weak var owner: Model?
+    /// The model whose values these are, read only while a context tracks them.
+    ///
+    /// Not `weak`: a weak reference gives every model a side table, which made each fetched
+    /// model cost an allocation and a slow release. The model holds its backing data
+    /// strongly, so the owner lives as long as the data, except for data shared by an
+    /// upsert (see ``keepsOwnerAlive``); ``release()`` and ``detach()`` end tracking
+    /// before an owner could go.
+    unowned(unsafe) var owner: Model?
+    /// The owner, held strongly while another model shares this data (an insert that a
+    /// unique constraint merged into a stored model), so the owner outlives every model
+    /// that writes through the data. Released with the context.
+    var keepsOwnerAlive: AnyObject?
     /// The slots as saved, captured at the first change after a save or fetch.
     var original: ContiguousArray<ManagedSlot>?
     var changedSlots: Set<Int> = []
@@ -77,7 +91,7 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
         set { persistentModelID = newValue }
     }
 
-    var ownerModel: (any PersistentModel)? { owner }
+    var ownerModel: (any PersistentModel)? { context == nil ? nil : owner }
 
     var metadata: Any { persistentModelID?.storeIdentifier as Any }
 
@@ -124,6 +138,7 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
 
     func detach() {
         context = nil
+        keepsOwnerAlive = nil
         isInserted = false
         markSaved()
     }
@@ -136,6 +151,10 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
         isDeleted = false
     }
 
+    func keepOwnerAlive() {
+        keepsOwnerAlive = owner
+    }
+
     func release() {
         for index in slots.indices {
             switch slots[index] {
@@ -145,6 +164,7 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
             }
         }
         context = nil
+        keepsOwnerAlive = nil
         original = nil
     }
 

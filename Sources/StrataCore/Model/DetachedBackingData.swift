@@ -1,13 +1,16 @@
 /// Backing data for a model that no context tracks yet: values live in slots in memory.
+@usableFromInline
 final class DetachedBackingData<Model: PersistentModel>: BackingData, DetachedSlots {
     private var slots: ContiguousArray<BackingValue>
     private var identifier: PersistentIdentifier?
 
+    @usableFromInline
     init(for modelType: Model.Type) {
         slots = []
     }
 
     /// A temporary identifier, assigned when first asked for.
+    @usableFromInline
     var persistentModelID: PersistentIdentifier? {
         get {
             if let identifier { return identifier }
@@ -18,12 +21,15 @@ final class DetachedBackingData<Model: PersistentModel>: BackingData, DetachedSl
         set { identifier = newValue }
     }
 
+    @usableFromInline
     var metadata: Any { () }
 
+    @usableFromInline
     func value(at slot: Int) -> BackingValue {
         slot < slots.count ? slots[slot] : .unset
     }
 
+    @usableFromInline
     func setValue(_ value: BackingValue, at slot: Int) {
         if slot >= slots.count {
             slots.reserveCapacity(slot + 1)

@@ -36,6 +36,10 @@ extension PersistentModel {
     public static var _schemaAnnotations: Schema.ModelAnnotations { Schema.ModelAnnotations() }
 
     /// Creates backing data for a new model that is not yet in a context.
+    ///
+    /// Inlinable so that each model's generated initializer creates it without looking up
+    /// the generic type's metadata at run time: every model, fetched ones included, runs it.
+    @inlinable
     public static func createBackingData<P: PersistentModel>() -> some BackingData<P> {
         DetachedBackingData<P>(for: P.self)
     }
