@@ -207,20 +207,26 @@ struct SnapshotReader {
         var rows: [[PersistentValue]] = []
         let names = partial ? partialNames() : table.propertyNames
         let positions = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        // Per column, once: where its value goes and how to decode it; the row loop then
+        // touches no strings or dictionaries.
+        let columnPositions = columns.map { positions[$0.name] }
+        let kinds = columns.map(\.kind)
+        let external = columns.map(\.externalStorage)
+        let identifier = store.identifier
         while try statement.step() {
             let key = statement.int64(0)
             var values = [PersistentValue](repeating: .null, count: names.count)
-            for (index, column) in columns.enumerated() {
+            for index in columnPositions.indices {
+                guard let position = columnPositions[index] else { continue }
                 var stored = statement.column(Int32(index + 1))
-                if column.externalStorage, case .text(let reference) = stored, reference.hasPrefix(ExternalStorage.referencePrefix),
+                if external[index], case .text(let reference) = stored, reference.hasPrefix(ExternalStorage.referencePrefix),
                     let storage = store.externalStorage
                 {
                     stored = .blob(try storage.load(reference))
                 }
-                guard let position = positions[column.name] else { continue }
                 values[position] = try SQLiteValueCodec.decode(
-                    stored, kind: column.kind, destination: column.destination, storeIdentifier: store.identifier,
-                    table: table.tableName, column: column.name)
+                    stored, kind: kinds[index], destination: columns[index].destination,
+                    storeIdentifier: identifier, table: table.tableName, column: columns[index].name)
             }
             keys.append(key)
             rows.append(values)

@@ -39,11 +39,12 @@ enum SQLiteValueCodec {
     ///
     /// - Throws: ``SQLiteStoreError/corruptValue`` naming the column when the stored value
     ///   cannot be a value of that kind.
+    ///   The table and column names are read only then, so the row loop passes no strings.
     static func decode(
-        _ stored: SQLiteValue, kind: PersistentValue.Kind, destination: String?, storeIdentifier: String,
-        table: String, column: String
+        _ stored: SQLiteValue, kind: PersistentValue.Kind, destination: @autoclosure () -> String?, storeIdentifier: String,
+        table: @autoclosure () -> String, column: @autoclosure () -> String
     ) throws -> PersistentValue {
-        func corrupt() -> SQLiteStoreError { .corruptValue(table: table, column: column, expected: kind.rawValue) }
+        func corrupt() -> SQLiteStoreError { .corruptValue(table: table(), column: column(), expected: kind.rawValue) }
         switch (stored, kind) {
         case (.null, .identifiers): return .identifiers([])
         case (.null, _): return .null
@@ -67,7 +68,7 @@ enum SQLiteValueCodec {
         case (.integer(let number), .decimal): return .decimal(Decimal(number))
         case (.text(let text), .codable): return .codable(Data(text.utf8))
         case (.integer(let key), .identifier):
-            guard let destination else { throw corrupt() }
+            guard let destination = destination() else { throw corrupt() }
             return .identifier(try PersistentIdentifier.identifier(for: storeIdentifier, entityName: destination, primaryKey: key))
         case (.text(let text), .identifier):
             guard let id = decodeIdentifiers(text)?.first else { throw corrupt() }

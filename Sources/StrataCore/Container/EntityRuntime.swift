@@ -52,6 +52,12 @@ final class EntityRuntime: @unchecked Sendable {
     let storageTemplate: [PersistentValue]
     /// Slots by property name.
     let slotByName: [String: Int]
+    /// For each slot of an attribute stored as it is read (no value transformer), its kind;
+    /// `nil` for relationships and transformable attributes. Materialising reads this rather
+    /// than ``attributeBySlot``, whose strings would be retained and released per value.
+    let plainKinds: [PersistentValue.Kind?]
+    /// For each slot, whether the property is an optional attribute.
+    let optionalAttributeSlots: [Bool]
     /// Whether the model's snapshots differ from the store entity's: it belongs to a hierarchy.
     var isInHierarchy: Bool { discriminator != nil }
 
@@ -102,6 +108,8 @@ final class EntityRuntime: @unchecked Sendable {
             }
         }
         self.attributes = attributes
+        plainKinds = attributeBySlot.map { attribute in attribute.flatMap { $0.transformerName == nil ? $0.kind : nil } }
+        optionalAttributeSlots = attributeBySlot.map { $0?.isOptional ?? false }
         self.relationships = relationships
         self.relationshipBySlot = relationshipBySlot
         self.attributeBySlot = attributeBySlot

@@ -156,7 +156,8 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     }
 
     func release() {
-        for index in slots.indices {
+        // Only relationships hold other models; attribute slots are left untouched.
+        for index in ModelLayout.of(Model.self).relationshipSlots where index < slots.count {
             switch slots[index] {
             case .loaded(.toOne(let model?)): slots[index] = .toOneFault(model.persistentModelID)
             case .loaded(.toMany(let collection)): slots[index] = .toManyFault(collection._persistentModels.map(\.persistentModelID))

@@ -180,11 +180,24 @@ extension ModelContext {
         let aligned = snapshot.propertyNames == runtime.propertyNames
         // A class of a hierarchy reads its slots out of its store entity's snapshot.
         let stored = !aligned && runtime.isInHierarchy && snapshot.propertyNames == runtime.storagePropertyNames
+        let count = runtime.propertyNames.count
         var result = ContiguousArray<ManagedSlot>()
-        result.reserveCapacity(runtime.propertyNames.count)
-        for (slot, name) in runtime.propertyNames.enumerated() {
+        result.reserveCapacity(count)
+        let kinds = runtime.plainKinds
+        let optional = runtime.optionalAttributeSlots
+        for slot in 0..<count {
             let value: PersistentValue? =
-                aligned ? snapshot.values[slot] : stored ? snapshot.values[runtime.storageIndexBySlot[slot]] : snapshot[name]
+                aligned ? snapshot.values[slot]
+                : stored ? snapshot.values[runtime.storageIndexBySlot[slot]] : snapshot[runtime.propertyNames[slot]]
+            // The common case first: an attribute the store returned in its own kind.
+            if let value, let kind = kinds[slot] {
+                let valueKind = value.kind
+                if valueKind == kind || (valueKind == nil && optional[slot]) {
+                    result.append(.loaded(.attribute(value)))
+                    continue
+                }
+            }
+            let name = runtime.propertyNames[slot]
             guard let value else {
                 if partial { result.append(.unloaded); continue }
                 if let attribute = runtime.attributeBySlot[slot], attribute.isOptional {

@@ -14,6 +14,8 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
     let transformerNames: [Int: String]
     /// The collection type of each to-many relationship, by slot.
     let collectionTypes: [Int: any RelationshipCollection.Type]
+    /// The slots of relationships, to-one and to-many, in order.
+    let relationshipSlots: [Int]
     /// For each `.ephemeral` attribute with a default value or an optional type, by slot: the
     /// value saves write in its place (its default, or `nil`), so the value itself is never stored.
     let ephemeralValues: [Int: PersistentValue]
@@ -43,6 +45,12 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
             }
         }
         collectionTypes = collections
+        relationshipSlots = metadata.indices.filter { slot in
+            switch ValueShape(of: SchemaBuilder.valueType(of: metadata[slot].keypath)).role {
+            case .toOne, .toMany: true
+            case .attribute: false
+            }
+        }
         var ephemeral: [Int: PersistentValue] = [:]
         for (slot, property) in metadata.enumerated() {
             guard let attribute = property.metadata as? Schema.Attribute, attribute.options.contains(.ephemeral) else { continue }
