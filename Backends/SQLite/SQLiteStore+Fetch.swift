@@ -246,7 +246,9 @@ struct SnapshotReader {
     }
 
     private func loadToMany(into rows: inout [[PersistentValue]], keys: [Int64], positions: [String: Int], on connection: SQLiteConnection) throws {
-        guard !keys.isEmpty else { return }
+        // Only entities with to-many relationships read anything more.
+        guard !keys.isEmpty, table.properties.contains(where: { if case .column = $0 { false } else if case .crossStoreList = $0 { false } else { true } })
+        else { return }
         let rowOf = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         let keyList = "[" + keys.map(String.init).joined(separator: ",") + "]"
         for (slot, property) in table.properties.enumerated() {
