@@ -250,8 +250,9 @@ extension ModelContext {
     /// store has yet to insert, so the next round sends them again with permanent ones.
     private func markForwardReferences(in models: [any PersistentModel]) {
         for model in models {
-            guard let data = managedAny(model) else { continue }
-            for slot in data.slots.indices {
+            let relationships = ModelLayout.of(type(of: model)).relationshipSlots
+            guard !relationships.isEmpty, let data = managedAny(model) else { continue }
+            for slot in relationships where slot < data.slots.count {
                 let stale = loadedModels(in: data.slots[slot]).contains { managedAny($0)?.isInserted == true }
                 guard stale else { continue }
                 data.changedSlots.insert(slot)

@@ -32,7 +32,8 @@ final class DetachedBackingData<Model: PersistentModel>: BackingData, DetachedSl
     @usableFromInline
     func setValue(_ value: BackingValue, at slot: Int) {
         if slot >= slots.count {
-            slots.reserveCapacity(slot + 1)
+            // Room for every slot at the first write: a new model's initializer sets them one by one.
+            if slots.isEmpty { slots.reserveCapacity(Swift.max(slot + 1, ModelLayout.of(Model.self).propertyNames.count)) }
             while slots.count <= slot { slots.append(.unset) }
         }
         slots[slot] = value
