@@ -147,6 +147,14 @@ struct SQLiteSchemaMapping: Sendable {
 /// SQL identifier quoting: every table and column name passes through here.
 enum SQLIdentifier {
     static func quote(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Names rarely hold a quote; Foundation's replacingOccurrences bridges through
+        // NSString and cost more than the rest of compiling a lookup.
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        var quoted = "\""
+        for scalar in name.unicodeScalars {
+            quoted.unicodeScalars.append(scalar)
+            if scalar == "\"" { quoted.unicodeScalars.append(scalar) }
+        }
+        return quoted + "\""
     }
 }

@@ -37,6 +37,13 @@ private func oddSchema() -> Schema {
 @Suite struct SQLiteQueryCompilerTests {
     // MARK: Statements
 
+    @Test func identifiersAreQuotedWithInnerQuotesDoubled() {
+        #expect(SQLIdentifier.quote("Trip") == "\"Trip\"")
+        #expect(SQLIdentifier.quote("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        // A quote that a combining mark joins into one Character is still doubled.
+        #expect(SQLIdentifier.quote("a\"\u{301}b") == "\"a\"\"\u{301}b\"")
+    }
+
     @Test func selectFiltersSortsAndEndsWithThePrimaryKey() throws {
         let query = try tripsCompiler().select(
             entity: "Trip", columns: ["t0.\"_pk\"", "t0.\"name\""], filter: eq(property("name"), string("Paris")),

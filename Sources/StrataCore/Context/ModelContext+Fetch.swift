@@ -64,7 +64,7 @@ extension ModelContext {
     /// - Throws: ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` when no store holds `T`.
     func plan<T: PersistentModel>(for descriptor: FetchDescriptor<T>) throws -> FetchPlan<T> {
         let pending = descriptor.includePendingChanges && hasPendingChanges(of: T.self)
-        return FetchPlan(descriptor, store: try core.store(for: Schema.entityName(for: T.self)), mergesPendingChanges: pending)
+        return FetchPlan(descriptor, store: try core.store(for: ModelLayout.of(T.self).entityName), mergesPendingChanges: pending)
     }
 
     /// Whether models of `T`, or of its subclasses, have unsaved changes or a pending delete by predicate.

@@ -59,7 +59,7 @@ struct FetchPlan<T: PersistentModel> {
     /// `includeSubclasses: false` keeps only models of `T` itself, not of its subclasses.
     init(_ descriptor: FetchDescriptor<T>, store: StoreBox, mergesPendingChanges: Bool, includeSubclasses: Bool = true) {
         self.descriptor = descriptor
-        self.entityName = Schema.entityName(for: T.self)
+        self.entityName = ModelLayout.of(T.self).entityName
         self.store = store
         self.mergesPendingChanges = mergesPendingChanges
         self.identifiers = nil
@@ -91,7 +91,7 @@ struct FetchPlan<T: PersistentModel> {
     /// Plans one of the context's own queries: a filter tree built by the core, or a lookup by identifier.
     init(filter: FilterExpression?, identifiers: [PersistentIdentifier]? = nil, store: StoreBox) {
         self.descriptor = FetchDescriptor<T>()
-        self.entityName = Schema.entityName(for: T.self)
+        self.entityName = ModelLayout.of(T.self).entityName
         self.store = store
         self.mergesPendingChanges = false
         self.identifiers = identifiers
