@@ -33,6 +33,8 @@ struct SQLiteSchemaMapping: Sendable {
         let columns: [Column]
         let uniqueConstraints: [[String]]
         let indices: [[String]]
+        /// Slots by property name.
+        var slotsByName: [String: Int] { Dictionary(uniqueKeysWithValues: propertyNames.enumerated().map { ($1, $0) }) }
     }
 
     /// A column of an entity table.

@@ -206,10 +206,10 @@ struct SnapshotReader {
         var keys: [Int64] = []
         var rows: [[PersistentValue]] = []
         let names = partial ? partialNames() : table.propertyNames
-        let positions = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         // Per column, once: where its value goes and how to decode it; the row loop then
-        // touches no strings or dictionaries.
-        let columnPositions = columns.map { positions[$0.name] }
+        // touches no strings or dictionaries. A full row puts each column at its slot.
+        let positions = partial ? Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) }) : [:]
+        let columnPositions = partial ? columns.map { positions[$0.name] } : columns.map { Optional($0.slot) }
         let kinds = columns.map(\.kind)
         let external = columns.map(\.externalStorage)
         let identifier = store.identifier
@@ -231,7 +231,7 @@ struct SnapshotReader {
             keys.append(key)
             rows.append(values)
         }
-        try loadToMany(into: &rows, keys: keys, positions: positions, on: connection)
+        try loadToMany(into: &rows, keys: keys, positions: partial ? positions : nil, on: connection)
         var snapshots: [DefaultSnapshot] = []
         snapshots.reserveCapacity(rows.count)
         for (key, values) in zip(keys, rows) {
@@ -245,10 +245,12 @@ struct SnapshotReader {
         table.propertyNames.filter { wanted.contains($0) }
     }
 
-    private func loadToMany(into rows: inout [[PersistentValue]], keys: [Int64], positions: [String: Int], on connection: SQLiteConnection) throws {
+    /// `positions` maps names to positions in a partial row; `nil` for full rows, in slot order.
+    private func loadToMany(into rows: inout [[PersistentValue]], keys: [Int64], positions: [String: Int]?, on connection: SQLiteConnection) throws {
         // Only entities with to-many relationships read anything more.
         guard !keys.isEmpty, table.properties.contains(where: { if case .column = $0 { false } else if case .crossStoreList = $0 { false } else { true } })
         else { return }
+        let positions = positions ?? table.slotsByName
         let rowOf = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         let keyList = "[" + keys.map(String.init).joined(separator: ",") + "]"
         for (slot, property) in table.properties.enumerated() {
