@@ -33,6 +33,29 @@ struct SQLiteSchemaMapping: Sendable {
         let columns: [Column]
         let uniqueConstraints: [[String]]
         let indices: [[String]]
+        /// The slot of each column, in column order.
+        let columnSlots: [Int]
+        /// Every slot, for a snapshot that lists every property (``SnapshotColumns``).
+        let everySlot: [Int?]
+        /// Every column index, in order.
+        let everyColumn: [Int]
+
+        init(
+            entityName: String, tableName: String, propertyNames: [String], properties: [Property], columns: [Column],
+            uniqueConstraints: [[String]], indices: [[String]]
+        ) {
+            self.entityName = entityName
+            self.tableName = tableName
+            self.propertyNames = propertyNames
+            self.properties = properties
+            self.columns = columns
+            self.uniqueConstraints = uniqueConstraints
+            self.indices = indices
+            columnSlots = columns.map(\.slot)
+            everySlot = propertyNames.indices.map { $0 }
+            everyColumn = Array(columns.indices)
+        }
+
         /// Slots by property name.
         var slotsByName: [String: Int] { Dictionary(uniqueKeysWithValues: propertyNames.enumerated().map { ($1, $0) }) }
     }

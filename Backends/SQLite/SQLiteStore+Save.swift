@@ -48,6 +48,10 @@ struct SaveWriter {
     /// Prepared INSERTs by entity and UPDATEs by entity and column set, for this save: a save
     /// of many rows neither looks up nor re-hashes the SQL text per row.
     private var insertStatements: [String: SQLiteStatement] = [:]
+    /// The table and insert statement of the last row written: a save's rows come in runs
+    /// of one entity, and this spares a lookup by name per row.
+    private var lastTable: SQLiteSchemaMapping.Table?
+    private var lastInsert: (entityName: String, statement: SQLiteStatement)?
     private var updateStatements: [UpdateShape: SQLiteStatement] = [:]
     /// The save's changes, for its history row.
     private var history = HistoryRecorder()
@@ -105,11 +109,13 @@ struct SaveWriter {
         }
     }
 
-    private func table(of snapshot: DefaultSnapshot) throws -> SQLiteSchemaMapping.Table {
+    private mutating func table(of snapshot: DefaultSnapshot) throws -> SQLiteSchemaMapping.Table {
+        if let lastTable, lastTable.entityName == snapshot.persistentIdentifier.entityName { return lastTable }
         guard let table = store.mapping.tables[snapshot.persistentIdentifier.entityName] else {
             throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
                 details: "the SQLite store \(store.path) holds no entity \(snapshot.persistentIdentifier.entityName)")
         }
+        lastTable = table
         return table
     }
 
@@ -158,15 +164,19 @@ struct SaveWriter {
 
     private mutating func insert(_ listed: SnapshotColumns, into table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> Int64 {
         pendingFixups = []
-        let values = try bindings(listed, columns: Array(table.columns.indices), table: table, key: nil)
+        let values = try bindings(listed, columns: table.everyColumn, table: table, key: nil)
         let statement: SQLiteStatement
-        if let cached = insertStatements[table.entityName] {
+        if let lastInsert, lastInsert.entityName == table.entityName {
+            lastInsert.statement.reset()
+            statement = lastInsert.statement
+        } else if let cached = insertStatements[table.entityName] {
             cached.reset()
             statement = cached
         } else {
             statement = try connection.cached(try statements(of: table).insert)
             insertStatements[table.entityName] = statement
         }
+        lastInsert = (table.entityName, statement)
         try statement.bind(values)
         try statement.run()
         let key = connection.lastInsertRowID
@@ -304,10 +314,11 @@ struct SnapshotColumns {
 
     init(_ snapshot: DefaultSnapshot, table: SQLiteSchemaMapping.Table) {
         self.snapshot = snapshot
-        columnSlots = table.columns.map(\.slot)
+        // Shared with the table, so a snapshot of every property allocates nothing here.
+        columnSlots = table.columnSlots
         if snapshot.propertyNames == table.propertyNames {
-            positions = Array(table.propertyNames.indices)
-            columns = Array(table.columns.indices)
+            positions = table.everySlot
+            columns = table.everyColumn
         } else {
             var index: [String: Int] = [:]
             for (position, name) in snapshot.propertyNames.enumerated() where index[name] == nil { index[name] = position }

@@ -283,9 +283,16 @@ struct SavePlan {
     /// - Throws: ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` for a model no store holds.
     init(_ context: ModelContext) throws {
         var byStore: [String: Part] = [:]
+        var last: (entityName: String, store: StoreBox)?
         func add(_ model: any PersistentModel, _ path: WritableKeyPath<Part, [any PersistentModel]>) throws {
             let entityName = context.managedAny(model)?.entityName ?? Schema.entityName(for: type(of: model))
-            let store = try context.core.store(for: entityName)
+            let store: StoreBox
+            if let last, last.entityName == entityName {
+                store = last.store
+            } else {
+                store = try context.core.store(for: entityName)
+                last = (entityName, store)
+            }
             byStore[store.identifier, default: Part(store: store)][keyPath: path].append(model)
         }
         for model in context.inserted.models { try add(model, \.inserted) }
@@ -303,8 +310,15 @@ struct SavePlan {
 private final class LayoutCache {
     private var layouts: [String: (ModelLayout, EntityRuntime)] = [:]
 
+    /// The last entity looked up: a save's models come in runs of one entity.
+    private var last: (String, (ModelLayout, EntityRuntime))?
+
     func layout(for entityName: String, in context: ModelContext) throws -> (ModelLayout, EntityRuntime) {
-        if let found = layouts[entityName] { return found }
+        if let last, last.0 == entityName { return last.1 }
+        if let found = layouts[entityName] {
+            last = (entityName, found)
+            return found
+        }
         let runtime = try context.runtime(for: entityName)
         let found = (ModelLayout.of(runtime.modelType), runtime)
         layouts[entityName] = found
