@@ -30,8 +30,6 @@ final class EntityRuntime: @unchecked Sendable {
     let relationshipBySlot: [RelationshipSlot?]
     /// Attribute info by slot; `nil` for relationships.
     let attributeBySlot: [AttributeSlot?]
-    /// Unique constraints as slot lists.
-    let uniqueSlots: [[Int]]
 
     // Inheritance: how the entity's models are stored in their hierarchy's store entity
     // (see ``Schema/storageSchema``).
@@ -41,7 +39,7 @@ final class EntityRuntime: @unchecked Sendable {
     /// The ``Schema/entityDiscriminator`` value of this entity's models, or `nil` when no
     /// other model class shares its store entity.
     let discriminator: String?
-    /// The discriminator values of this entity and of every entity that inherits from it.
+    /// The names of this entity and of every entity that inherits from it in the container's schema.
     let hierarchyNames: [String]
     /// The property names of the store entity; the same as ``propertyNames`` outside a hierarchy.
     let storagePropertyNames: [String]
@@ -115,7 +113,6 @@ final class EntityRuntime: @unchecked Sendable {
         self.attributeBySlot = attributeBySlot
         let slotByName = Dictionary(uniqueKeysWithValues: propertyNames.enumerated().map { ($1, $0) })
         self.slotByName = slotByName
-        uniqueSlots = entity.uniquenessConstraints.map { $0.compactMap { slotByName[$0] } }
         let root = schema.hierarchyRoot(of: entity)
         let members = schema.hierarchy(from: root)
         storageEntityName = root.name

@@ -43,13 +43,11 @@ extension ModelContext {
         model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true
     ) throws {
         applyInbox()
-        let entityName = Schema.entityName(for: T.self)
         // The classes the delete reaches: `T`, and with `includeSubclasses`, those inheriting from it.
-        let classes = includeSubclasses ? ModelHierarchies.names(inheritingFrom: entityName) : [entityName]
-        let appliesRules = try classes.contains { name in
-            guard let runtime = try? runtime(for: name) else { return false }
-            return !runtime.relationships.allSatisfy(\.deleteReachesNoOtherModel)
-        } || !runtime(for: entityName).relationships.allSatisfy(\.deleteReachesNoOtherModel)
+        let runtime = try runtime(for: Schema.entityName(for: T.self))
+        let appliesRules = try (includeSubclasses ? runtime.hierarchyNames : [runtime.entity.name]).contains { name in
+            try !self.runtime(for: name).relationships.allSatisfy(\.deleteReachesNoOtherModel)
+        }
         func matches(_ model: any PersistentModel) throws -> Bool {
             guard let model = model as? T, includeSubclasses || type(of: model) == T.self else { return false }
             return try predicate?.evaluate(model) ?? true

@@ -83,7 +83,7 @@ extension ModelContext {
         for model in models {
             if try predicate.evaluate(model) {
                 matches.append(model)
-            } else if managed(model)?.hasChangesPending == false {
+            } else if managedAny(model)?.hasChangesPending == false {
                 rejected.append(model.persistentModelID)
             }
         }
@@ -94,14 +94,14 @@ extension ModelContext {
     /// Adds this context's unsaved inserts and changes of `T` to stored matches, and drops
     /// pending deletes; models with unsaved changes are checked against `predicate` again.
     func mergePendingChanges<T: PersistentModel>(into models: [T], predicate: Predicate<T>?) throws -> [T] {
-        var result = try models.filter { try managed($0)?.isDeleted != true && !isBatchDeleted($0) }
+        var result = try models.filter { try managedAny($0)?.isDeleted != true && !isBatchDeleted($0) }
         let fromStore = Set(models.map { ObjectIdentifier($0) })
         for case let model as T in changed.models + inserted.models where !fromStore.contains(ObjectIdentifier(model)) {
-            if try managed(model)?.isDeleted != true && !isBatchDeleted(model) { result.append(model) }
+            if try managedAny(model)?.isDeleted != true && !isBatchDeleted(model) { result.append(model) }
         }
         guard let predicate else { return result }
         return try result.filter { model in
-            guard managed(model)?.hasChangesPending == true else { return true }
+            guard managedAny(model)?.hasChangesPending == true else { return true }
             return try predicate.evaluate(model)
         }
     }
@@ -116,7 +116,7 @@ extension ModelContext {
             guard let slot = layout.slotsByKeyPath[keyPath], runtime.relationshipBySlot[slot] != nil else { continue }
             var ids: [PersistentIdentifier] = []
             for model in models {
-                guard let data = managed(model) else { continue }
+                guard let data = managedAny(model) else { continue }
                 switch data.slots[slot] {
                 case .toOneFault(let id): ids.append(id)
                 case .toManyFault(let list): ids.append(contentsOf: list)

@@ -7,12 +7,6 @@ extension ModelContext {
         try core.runtime(for: entityName)
     }
 
-    /// The model's backing data when this context tracks it; a model of a subclass held as
-    /// its superclass is found too.
-    func managed<T: PersistentModel>(_ model: T) -> (any ManagedData)? {
-        managedAny(model)
-    }
-
     func managedAny(_ model: any PersistentModel) -> (any ManagedData)? {
         guard let data = model.anyBackingData as? any ManagedData, data.context === self else { return nil }
         return data

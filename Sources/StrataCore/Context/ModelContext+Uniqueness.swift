@@ -10,21 +10,31 @@ extension ModelContext {
     /// keys per constraint when there are many, so large imports stay linear.
     func resolveUniqueness() throws {
         // Classes of one hierarchy share their store entity and its constraints: a `#Unique`
-        // of the root class spans every subclass.
-        var groups: [String: [(any PersistentModel, EntityRuntime)]] = [:]
+        // of the root class spans every subclass. Inserts are grouped by store entity, then
+        // by class, each class's in the order they were inserted.
+        var groups: [String: [(runtime: EntityRuntime, models: [any PersistentModel])]] = [:]
         var order: [String] = []
         for model in inserted.models {
             guard let data = managedAny(model), !data.isDeleted else { continue }
             let runtime = try runtime(for: data.entityName)
-            guard !runtime.uniqueSlots.isEmpty else { continue }
-            if groups[runtime.storageEntityName] == nil { order.append(runtime.storageEntityName) }
-            groups[runtime.storageEntityName, default: []].append((model, runtime))
+            guard !runtime.entity.uniquenessConstraints.isEmpty else { continue }
+            let key = runtime.storageEntityName
+            if groups[key] == nil {
+                order.append(key)
+                groups[key] = []
+            }
+            // Appended in place: a large import must not copy the lists per insert.
+            if let index = groups[key]!.firstIndex(where: { $0.runtime === runtime }) {
+                groups[key]![index].models.append(model)
+            } else {
+                groups[key]!.append((runtime, [model]))
+            }
         }
         for storageEntityName in order {
-            let members = groups[storageEntityName]!
+            let classes = groups[storageEntityName]!
             let root = try runtime(for: storageEntityName)
             var constraints: [[String]] = []
-            for (_, runtime) in members {
+            for (runtime, _) in classes {
                 for constraint in runtime.entity.uniquenessConstraints where !constraints.contains(constraint) {
                     constraints.append(constraint)
                 }
@@ -33,18 +43,21 @@ extension ModelContext {
             for names in constraints {
                 var pendingByKey: [[PersistentValue]: any PersistentModel] = [:]
                 var candidates: [(any PersistentModel, [PersistentValue])] = []
-                for (model, runtime) in members where !merged.contains(ObjectIdentifier(model)) {
+                for (runtime, models) in classes {
+                    // A constraint of a subclass does not apply to its superclass's models.
                     let slots = names.compactMap { runtime.slotByName[$0] }
                     guard slots.count == names.count else { continue }
-                    let key = slots.map { uniqueValue(of: model, slot: $0, runtime: runtime) }
-                    if key.contains(.null) { continue }
-                    if let earlier = pendingByKey[key] {
-                        try merge(model, into: earlier, on: names)
-                        merged.insert(ObjectIdentifier(model))
-                        continue
+                    for model in models where !merged.contains(ObjectIdentifier(model)) {
+                        let key = slots.map { uniqueValue(of: model, slot: $0, runtime: runtime) }
+                        if key.contains(.null) { continue }
+                        if let earlier = pendingByKey[key] {
+                            try merge(model, into: earlier, on: names)
+                            merged.insert(ObjectIdentifier(model))
+                            continue
+                        }
+                        pendingByKey[key] = model
+                        candidates.append((model, key))
                     }
-                    pendingByKey[key] = model
-                    candidates.append((model, key))
                 }
                 if candidates.count > 32 {
                     let stored = try storedKeys(of: names, type: root.modelType)

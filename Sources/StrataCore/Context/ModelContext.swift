@@ -164,7 +164,7 @@ public final class ModelContext: Equatable {
     /// Marks a model for deletion at the next save, when its delete rules apply.
     public func delete<T: PersistentModel>(_ model: T) {
         applyInbox()
-        guard let data = managed(model) else { return }
+        guard let data = managedAny(model) else { return }
         guard !data.isDeleted else { return }
         data.isDeleted = true
         deleted.insert(model)

@@ -65,17 +65,16 @@ struct FetchPlan<T: PersistentModel> {
         self.identifiers = nil
         self.rechecksStoreFilter = false
         (storeEntityName, classNames, sharesStoreEntity) = Self.hierarchy(includeSubclasses: includeSubclasses)
-        let classTest = Self.classTest(classNames)
         if let predicate = descriptor.predicate {
             do {
                 let tree = try PredicateTranslator.translate(predicate)
-                filter = .store(classTest.map { .and($0, tree) } ?? tree)
+                filter = .store(classNames.map { .and(Self.classTest($0), tree) } ?? tree)
             } catch {
                 // The store still keeps to `T`'s classes; the models step checks them again.
                 filter = .models(predicate, reason: (error as? SwiftDataError)?.details ?? "\(error)")
             }
         } else {
-            filter = classTest.map { .store($0) } ?? .none
+            filter = Self.keeping(classNames, nil).map { .store($0) } ?? .none
         }
         if descriptor.sortBy.isEmpty {
             sort = .none
@@ -97,8 +96,8 @@ struct FetchPlan<T: PersistentModel> {
         self.identifiers = identifiers
         self.rechecksStoreFilter = identifiers == nil
         (storeEntityName, classNames, sharesStoreEntity) = Self.hierarchy(includeSubclasses: true)
-        let tree = identifiers == nil ? Self.classTest(classNames).map { test in filter.map { .and(test, $0) } ?? test } ?? filter : filter
-        self.filter = tree.map { .store($0) } ?? .none
+        // A lookup names its models; any other query keeps to `T`'s classes.
+        self.filter = (identifiers == nil ? Self.keeping(classNames, filter) : filter).map { .store($0) } ?? .none
         self.sort = .none
     }
 
@@ -115,12 +114,14 @@ struct FetchPlan<T: PersistentModel> {
     }
 
     /// The filter that keeps the models of `classNames`, by their stored class.
-    private static func classTest(_ classNames: [String]?) -> FilterExpression? {
-        classNames.map { names in
-            .contains(
-                collection: .list(names.map { .string($0) }),
-                element: .property(variable: 0, path: [Schema.entityDiscriminator]))
-        }
+    private static func classTest(_ classNames: [String]) -> FilterExpression {
+        .contains(collection: .list(classNames.map { .string($0) }), element: .property(variable: 0, path: [Schema.entityDiscriminator]))
+    }
+
+    /// `filter` restricted to the models of `classNames`; `filter` itself when `classNames` is `nil`.
+    private static func keeping(_ classNames: [String]?, _ filter: FilterExpression?) -> FilterExpression? {
+        guard let classNames else { return filter }
+        return filter.map { .and(classTest(classNames), $0) } ?? classTest(classNames)
     }
 
     /// Plans a lookup of `identifiers`, answered in their order.
