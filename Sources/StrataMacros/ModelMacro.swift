@@ -61,14 +61,15 @@ extension ModelMacro: MemberMacro {
         validate(classDecl, properties: properties, annotations: annotations, in: context)
 
         let isFinal = classDecl.modifiers.contains(.final)
+        let originalName = node.arguments?.as(LabeledExprListSyntax.self)?.first { $0.label?.text == "originalName" }?.expression
         if let superclass = ModelSuperclass.name(of: classDecl) {
             let declaresInitializer = classDecl.memberBlock.members.contains { member in
                 guard let initializer = member.decl.as(InitializerDeclSyntax.self) else { return false }
                 return !initializer.modifiers.contains(.convenience)
             }
             return subclassMembers(
-                of: properties, annotations: annotations, node: node, model: model, superclass: superclass, access: access,
-                declaresDesignatedInitializer: declaresInitializer)
+                of: properties, annotations: annotations, originalName: originalName, model: model, superclass: superclass,
+                access: access, declaresDesignatedInitializer: declaresInitializer)
         }
         // A class that is not final may be subclassed by another model: its type members
         // are `class` members that a subclass's `@Model` overrides, and the registrar is
@@ -107,7 +108,6 @@ extension ModelMacro: MemberMacro {
             }
             """,
         ]
-        let originalName = node.arguments?.as(LabeledExprListSyntax.self)?.first { $0.label?.text == "originalName" }?.expression
         if let schemaAnnotations = schemaAnnotations(
             of: annotations, originalName: originalName, model: model, access: access, typeMember: typeMember,
             always: !isFinal)
@@ -125,7 +125,7 @@ extension ModelMacro: MemberMacro {
     /// its backing data, so they wait in `_$pendingValues` and move into the backing data
     /// at its first read, before anything else can see it.
     private static func subclassMembers(
-        of properties: [PersistedProperty], annotations: [ModelAnnotation], node: AttributeSyntax, model: String,
+        of properties: [PersistedProperty], annotations: [ModelAnnotation], originalName: ExprSyntax?, model: String,
         superclass: String, access: Access, declaresDesignatedInitializer: Bool
     ) -> [DeclSyntax] {
         let root = "\(superclass).Root"
@@ -153,7 +153,6 @@ extension ModelMacro: MemberMacro {
             members.append(initializer(for: properties, model: model, access: access, superclass: superclass))
         }
         members += schemaMetadata(of: properties, model: model, access: access, isFinal: false, inherited: superclass)
-        let originalName = node.arguments?.as(LabeledExprListSyntax.self)?.first { $0.label?.text == "originalName" }?.expression
         if let schemaAnnotations = schemaAnnotations(
             of: annotations, originalName: originalName, model: model, access: access, typeMember: "override class",
             always: false)

@@ -24,14 +24,15 @@ extension PersistedPropertyMacro: AccessorMacro {
         // accessors go through `persistentBackingData`, which adopts what waits.
         var slotExpression = slot
         var initialStorage = "_$backingData"
+        var initialWrite = "_$backingData"
         var backingData = "self._$backingData"
         if let subclass = node.argumentList.first(where: { $0.label?.text == "subclass" })?.expression.trimmedDescription {
             let model = subclass.hasSuffix(".self") ? String(subclass.dropLast(5)) : subclass
             slotExpression = "\(model)._$slotBase + \(slot)"
             initialStorage = "_$pendingValues"
+            initialWrite = "_$pendingValues!"  // set until the backing data exists; `?.` defeats definite initialization
             backingData = "self.persistentBackingData"
         }
-        let initialWrite = initialStorage == "_$pendingValues" ? "_$pendingValues!" : initialStorage  // set until the backing data exists; `?.` defeats definite initialization
         let transformable = isTransformable(variable)
         let get = transformable ? "_getTransformableValue" : "_getValue"
         // Without an annotation the property's type comes from its initial value; the read
