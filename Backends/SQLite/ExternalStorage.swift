@@ -50,3 +50,15 @@ struct ExternalStorage: Sendable {
         return directory.appendingPathComponent(name)
     }
 }
+
+extension SQLiteStore {
+    /// `stored`, or the bytes of the external file it refers to when it is a reference.
+    ///
+    /// - Throws: ``SQLiteStoreError/missingExternalData(path:)``.
+    func resolvingExternalReference(_ stored: SQLiteValue) throws -> SQLiteValue {
+        guard case .text(let reference) = stored, reference.hasPrefix(ExternalStorage.referencePrefix), let externalStorage else {
+            return stored
+        }
+        return .blob(try externalStorage.load(reference))
+    }
+}

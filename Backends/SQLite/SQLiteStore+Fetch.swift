@@ -219,11 +219,7 @@ struct SnapshotReader {
             for index in columnPositions.indices {
                 guard let position = columnPositions[index] else { continue }
                 var stored = statement.column(Int32(index + 1))
-                if external[index], case .text(let reference) = stored, reference.hasPrefix(ExternalStorage.referencePrefix),
-                    let storage = store.externalStorage
-                {
-                    stored = .blob(try storage.load(reference))
-                }
+                if external[index] { stored = try store.resolvingExternalReference(stored) }
                 values[position] = try SQLiteValueCodec.decode(
                     stored, kind: kinds[index], destination: columns[index].destination,
                     storeIdentifier: identifier, table: table.tableName, column: columns[index].name)

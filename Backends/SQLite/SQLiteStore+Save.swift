@@ -216,7 +216,7 @@ struct SaveWriter {
     /// Deletes row `key` and its join rows; a row that does not exist throws.
     private mutating func delete(_ key: Int64, from table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws {
         if recordsHistory { history.delete(table.entityName, key: key, tombstone: try tombstone(of: key, in: table, on: connection)) }
-        try collectExternalFiles(of: key, in: table, columns: Array(table.columns.indices), on: connection)
+        try collectExternalFiles(of: key, in: table, columns: table.everyColumn, on: connection)
         for property in table.properties {
             guard case .joinTable(let name, let owner, _, _) = property, let join = store.statements.joinSide(name, owner: owner) else { continue }
             let statement = try connection.cached(join.clear)
@@ -242,11 +242,7 @@ struct SaveWriter {
         var values: [String: PersistentValue] = [:]
         for (index, column) in query.columns.enumerated() {
             var stored = statement.column(Int32(index))
-            if column.externalStorage, case .text(let reference) = stored, reference.hasPrefix(ExternalStorage.referencePrefix),
-                let storage = store.externalStorage
-            {
-                stored = .blob(try storage.load(reference))
-            }
+            if column.externalStorage { stored = try store.resolvingExternalReference(stored) }
             values[column.name] = try SQLiteValueCodec.decode(
                 stored, kind: column.kind, destination: column.destination, storeIdentifier: store.identifier, table: table.tableName,
                 column: column.name)
