@@ -245,14 +245,7 @@ extension PredicateExpressions.NotEqual: HistoryFilterNode {
 
 extension PredicateExpressions.Comparison: HistoryFilterNode {
     func historyFilter(_ context: inout HistoryFilterContext) -> HistoryFilter? {
-        let comparison: FilterComparison
-        switch op {
-        case .lessThan: comparison = .less
-        case .lessThanOrEqual: comparison = .lessOrEqual
-        case .greaterThan: comparison = .greater
-        case .greaterThanOrEqual: comparison = .greaterOrEqual
-        @unknown default: return nil
-        }
+        guard let comparison = FilterComparison(op) else { return nil }
         return context.comparison(comparison, lhs, rhs)
     }
 }

@@ -80,15 +80,23 @@ extension PredicateExpressions.NotEqual: FilterTranslatable {
 extension PredicateExpressions.Comparison: FilterTranslatable {
     func translate(_ context: inout TranslationContext) throws -> FilterExpression {
         try PredicateTranslator.checkOrderable(LHS.Output.self, node: self)
-        let comparison: FilterComparison
-        switch op {
-        case .lessThan: comparison = .less
-        case .lessThanOrEqual: comparison = .lessOrEqual
-        case .greaterThan: comparison = .greater
-        case .greaterThanOrEqual: comparison = .greaterOrEqual
-        @unknown default: throw PredicateTranslator.unsupported(self, "the comparison operator \(op) is unknown")
+        guard let comparison = FilterComparison(op) else {
+            throw PredicateTranslator.unsupported(self, "the comparison operator \(op) is unknown")
         }
         return .comparison(comparison, try context.translate(lhs), try context.translate(rhs))
+    }
+}
+
+extension FilterComparison {
+    /// The comparison a predicate's `<`, `<=`, `>` or `>=` stands for; `nil` for an operator this version does not know.
+    init?(_ op: PredicateExpressions.ComparisonOperator) {
+        switch op {
+        case .lessThan: self = .less
+        case .lessThanOrEqual: self = .lessOrEqual
+        case .greaterThan: self = .greater
+        case .greaterThanOrEqual: self = .greaterOrEqual
+        @unknown default: return nil
+        }
     }
 }
 
