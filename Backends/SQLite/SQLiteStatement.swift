@@ -1,4 +1,5 @@
 import Foundation
+import StrataCore
 internal import CSQLite
 
 /// One prepared statement, finalized when released. Reused by binding, stepping and resetting.
@@ -94,6 +95,23 @@ final class SQLiteStatement {
             guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return .blob(Data()) }
             return .blob(Data(bytes: bytes, count: count))
         default: return .null
+        }
+    }
+
+    /// Column `index` read straight into a value of `kind`, for the storage class that kind
+    /// is normally stored in; `nil` for anything else (NULL, another class, a kind that needs
+    /// parsing), which ``SQLiteValueCodec`` then decodes or rejects. It saves the row loop
+    /// the intermediate ``SQLiteValue``.
+    func value(at index: Int32, kind: PersistentValue.Kind) -> PersistentValue? {
+        switch (kind, sqlite3_column_type(handle, index)) {
+        case (.string, SQLITE_TEXT):
+            guard let text = sqlite3_column_text(handle, index) else { return .string("") }
+            return .string(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))), as: UTF8.self))
+        case (.double, SQLITE_FLOAT): return .double(sqlite3_column_double(handle, index))
+        case (.date, SQLITE_FLOAT): return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, index)))
+        case (.int, SQLITE_INTEGER): return .int(sqlite3_column_int64(handle, index))
+        case (.bool, SQLITE_INTEGER): return .bool(sqlite3_column_int64(handle, index) != 0)
+        default: return nil
         }
     }
 

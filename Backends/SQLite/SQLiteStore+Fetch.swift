@@ -203,8 +203,6 @@ struct SnapshotReader {
         let statement = try connection.cached(query.sql)
         try statement.bind(query.bindings)
         defer { statement.reset() }
-        var keys: [Int64] = []
-        var rows: [[PersistentValue]] = []
         let names = partial ? partialNames() : table.propertyNames
         // Per column, once: where its value goes and how to decode it; the row loop then
         // touches no strings or dictionaries. A full row puts each column at its slot.
@@ -213,27 +211,33 @@ struct SnapshotReader {
         let kinds = columns.map(\.kind)
         let external = columns.map(\.externalStorage)
         let identifier = store.identifier
-        while try statement.step() {
-            let key = statement.int64(0)
-            var values = [PersistentValue](repeating: .null, count: names.count)
-            for index in columnPositions.indices {
-                guard let position = columnPositions[index] else { continue }
-                var stored = statement.column(Int32(index + 1))
-                if external[index] { stored = try store.resolvingExternalReference(stored) }
-                values[position] = try SQLiteValueCodec.decode(
-                    stored, kind: kinds[index], destination: columns[index].destination,
-                    storeIdentifier: identifier, table: table.tableName, column: columns[index].name)
-            }
-            keys.append(key)
-            rows.append(values)
-        }
-        try loadToMany(into: &rows, keys: keys, positions: partial ? positions : nil, on: connection)
+        let entityName = table.entityName
+        let count = names.count
         var snapshots: [DefaultSnapshot] = []
-        snapshots.reserveCapacity(rows.count)
-        for (key, values) in zip(keys, rows) {
-            let id = try PersistentIdentifier.identifier(for: store.identifier, entityName: table.entityName, primaryKey: key)
+        // One pass: each row becomes its snapshot as it is stepped, its values written into
+        // a new buffer in place (copying a template row cost more than the row's own reads).
+        while try statement.step() {
+            let values = try [PersistentValue](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for slot in 0..<count { buffer.initializeElement(at: slot, to: .null) }
+                initialized = count
+                for index in columnPositions.indices {
+                    guard let position = columnPositions[index] else { continue }
+                    let column = Int32(index + 1)
+                    if !external[index], let value = statement.value(at: column, kind: kinds[index]) {
+                        buffer[position] = value
+                        continue
+                    }
+                    var stored = statement.column(column)
+                    if external[index] { stored = try store.resolvingExternalReference(stored) }
+                    buffer[position] = try SQLiteValueCodec.decode(
+                        stored, kind: kinds[index], destination: columns[index].destination,
+                        storeIdentifier: identifier, table: table.tableName, column: columns[index].name)
+                }
+            }
+            let id = try PersistentIdentifier.identifier(for: identifier, entityName: entityName, primaryKey: statement.int64(0))
             snapshots.append(DefaultSnapshot(persistentIdentifier: id, propertyNames: names, values: values))
         }
+        try loadToMany(into: &snapshots, positions: partial ? positions : nil, on: connection)
         return snapshots
     }
 
@@ -242,10 +246,11 @@ struct SnapshotReader {
     }
 
     /// `positions` maps names to positions in a partial row; `nil` for full rows, in slot order.
-    private func loadToMany(into rows: inout [[PersistentValue]], keys: [Int64], positions: [String: Int]?, on connection: SQLiteConnection) throws {
+    private func loadToMany(into snapshots: inout [DefaultSnapshot], positions: [String: Int]?, on connection: SQLiteConnection) throws {
         // Only entities with to-many relationships read anything more.
-        guard !keys.isEmpty, table.properties.contains(where: { if case .column = $0 { false } else if case .crossStoreList = $0 { false } else { true } })
+        guard !snapshots.isEmpty, table.properties.contains(where: { if case .column = $0 { false } else if case .crossStoreList = $0 { false } else { true } })
         else { return }
+        let keys = snapshots.map { $0.persistentIdentifier.primaryKey(as: Int64.self) ?? 0 }
         let positions = positions ?? table.slotsByName
         let rowOf = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         let keyList = "[" + keys.map(String.init).joined(separator: ",") + "]"
@@ -272,7 +277,7 @@ struct SnapshotReader {
                 lists[row].append(try PersistentIdentifier.identifier(for: store.identifier, entityName: destination, primaryKey: statement.int64(1)))
             }
             statement.reset()
-            for row in rows.indices { rows[row][position] = .identifiers(lists[row]) }
+            for row in snapshots.indices { snapshots[row][index: position] = .identifiers(lists[row]) }
         }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// One slot of a registered model's backing data.
 enum ManagedSlot {
     case loaded(BackingValue)
-    case toOneFault(PersistentIdentifier)
+    indirect case toOneFault(PersistentIdentifier)
     case toManyFault([PersistentIdentifier])
     /// Not fetched yet (`propertiesToFetch`); reading it loads the model's full snapshot.
     case unloaded

@@ -10,7 +10,7 @@ public enum BackingValue {
     /// A to-one relationship's destination, or `nil`.
     case toOne((any PersistentModel)?)
     /// A to-many relationship's destinations, in the property's own collection type.
-    case toMany(any RelationshipCollection)
+    indirect case toMany(any RelationshipCollection)
     /// A transformable attribute's value before it passes through its value transformer.
-    case transformable(Any?)
+    indirect case transformable(Any?)
 }

@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+@testable import StrataCore
+
+/// Every fetched model holds one slot per property, and every snapshot one value per
+/// property, so their sizes are the framework's memory per model. A large payload (an
+/// identifier is 49 bytes) stays out of line, boxed by `indirect`, so one rare case does
+/// not widen every value (issue I: at 56 bytes a slot, 100k models cost 1.5 KB each).
+@Suite struct MemoryLayoutTests {
+    @Test func valuesAndSlotsStayThreeWords() {
+        #expect(MemoryLayout<PersistentValue>.stride <= 24)
+        #expect(MemoryLayout<BackingValue>.stride <= 24)
+        #expect(MemoryLayout<ManagedSlot>.stride <= 24)
+    }
+
+    @Test func boxedCasesKeepTheirValues() throws {
+        let id = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: 7)
+        let value = PersistentValue.identifier(id)
+        guard case .identifier(let read) = value else { Issue.record("not an identifier: \(value)"); return }
+        #expect(read == id)
+        let slot = ManagedSlot.toOneFault(id)
+        guard case .toOneFault(let faulted) = slot else { Issue.record("not a fault"); return }
+        #expect(faulted == id)
+    }
+}
