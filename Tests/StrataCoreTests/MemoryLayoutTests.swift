@@ -13,13 +13,4 @@ import Testing
         #expect(MemoryLayout<ManagedSlot>.stride <= 24)
     }
 
-    @Test func boxedCasesKeepTheirValues() throws {
-        let id = try PersistentIdentifier.identifier(for: "store", entityName: "Trip", primaryKey: 7)
-        let value = PersistentValue.identifier(id)
-        guard case .identifier(let read) = value else { Issue.record("not an identifier: \(value)"); return }
-        #expect(read == id)
-        let slot = ManagedSlot.toOneFault(id)
-        guard case .toOneFault(let faulted) = slot else { Issue.record("not a fault"); return }
-        #expect(faulted == id)
-    }
 }
