@@ -56,6 +56,29 @@ final class EntityRuntime: @unchecked Sendable {
     let plainKinds: [PersistentValue.Kind?]
     /// For each slot, whether the property is an optional attribute.
     let optionalAttributeSlots: [Bool]
+    /// Makes a model of this entity registered in a context, with its slots and identifier.
+    ///
+    /// Made once per entity, so creating each fetched model needs no lookup of the model
+    /// type's layout or of its backing data's generic class.
+    let makeModel: ModelFactory
+    /// Creates a registered model from its slots, identifier and context.
+    typealias ModelFactory = (ContiguousArray<ManagedSlot>, PersistentIdentifier, ModelContext) -> any PersistentModel
+
+    /// The factory of registered models of `type`.
+    static func modelFactory(for type: any PersistentModel.Type) -> ModelFactory {
+        func factory<M: PersistentModel>(_ type: M.Type) -> ModelFactory {
+            let layout = ModelLayout.of(M.self)
+            let dataType = ManagedBackingData<M>.self
+            return { slots, id, context in
+                let data = dataType.init(slots: slots, identifier: id, context: context, layout: layout)
+                let model = type.init(backingData: data)
+                data.owner = model
+                return model
+            }
+        }
+        return factory(type)
+    }
+
     /// Whether the model's snapshots differ from the store entity's: it belongs to a hierarchy.
     var isInHierarchy: Bool { discriminator != nil }
 
@@ -71,6 +94,7 @@ final class EntityRuntime: @unchecked Sendable {
     init(entity: Schema.Entity, schema: Schema) {
         self.entity = entity
         self.modelType = entity.modelType!
+        self.makeModel = Self.modelFactory(for: entity.modelType!)
         let properties = entity.storedProperties
         propertyNames = entity.storedPropertyNames
         var attributes: [AttributeSlot] = []

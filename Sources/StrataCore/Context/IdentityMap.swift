@@ -16,6 +16,14 @@ struct IdentityMap {
         models[id] = model
     }
 
+    /// Registers `model` unless a model is registered as `id` already, which is returned and
+    /// kept; one hash of the identifier either way.
+    mutating func registerIfAbsent(_ model: any PersistentModel, as id: PersistentIdentifier) -> (any PersistentModel)? {
+        guard let existing = models.updateValue(model, forKey: id) else { return nil }
+        models[id] = existing
+        return existing
+    }
+
     @discardableResult
     mutating func remove(_ id: PersistentIdentifier) -> (any PersistentModel)? {
         models.removeValue(forKey: id)

@@ -71,20 +71,23 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     var isChanged = false
     var isDeleted = false
 
-    /// The entity's name, kept so hot paths need no type-to-name lookup.
-    let entityName: String
+    /// The model type's layout, kept so hot paths need no type-to-layout lookup.
+    let layout: ModelLayout
 
     init(for modelType: Model.Type) {
         slots = []
-        entityName = ModelLayout.of(Model.self).entityName
+        layout = ModelLayout.of(Model.self)
     }
 
-    init(slots: ContiguousArray<ManagedSlot>, identifier: PersistentIdentifier?, context: ModelContext, entityName: String) {
+    init(slots: ContiguousArray<ManagedSlot>, identifier: PersistentIdentifier?, context: ModelContext, layout: ModelLayout) {
         self.slots = slots
         self.persistentModelID = identifier
         self.context = context
-        self.entityName = entityName
+        self.layout = layout
     }
+
+    /// The entity's name.
+    var entityName: String { layout.entityName }
 
     var identifier: PersistentIdentifier? {
         get { persistentModelID }
@@ -111,7 +114,7 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
         case .loaded(let value): return value
         case .toOneFault: return .toOne(nil)
         case .toManyFault:
-            guard let type = ModelLayout.of(Model.self).collectionTypes[slot] else { return .unset }
+            guard let type = layout.collectionTypes[slot] else { return .unset }
             return .toMany(RelationshipEditing.make(type, []))
         case .unloaded: return .unset
         }
@@ -157,7 +160,7 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
 
     func release() {
         // Only relationships hold other models; attribute slots are left untouched.
-        for index in ModelLayout.of(Model.self).relationshipSlots where index < slots.count {
+        for index in layout.relationshipSlots where index < slots.count {
             switch slots[index] {
             case .loaded(.toOne(let model?)): slots[index] = .toOneFault(model.persistentModelID)
             case .loaded(.toMany(let collection)): slots[index] = .toManyFault(collection._persistentModels.map(\.persistentModelID))

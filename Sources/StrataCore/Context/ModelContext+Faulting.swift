@@ -114,9 +114,53 @@ extension ModelContext {
         let runtime = try runtime(of: snapshot)
         if !knownSnapshots.isEmpty { knownSnapshots[id] = nil }
         let slots = try slots(from: snapshot, runtime: runtime, partial: partial)
-        let model = makeModel(runtime.modelType, slots: slots, id: id, entityName: runtime.entity.name)
+        let model = runtime.makeModel(slots, id, self)
         registered.register(model, as: id)
         return model
+    }
+
+    /// Registers the models of fetched snapshots and returns those of type `T`, in order.
+    ///
+    /// The per-row path of every fetch: a context that has nothing registered (a new one, as
+    /// an import or a background job uses) inserts each model into its identity map without
+    /// looking first, and the entity's run-time description is looked up once per run of rows.
+    /// Each snapshot's values are freed once its model holds them (the snapshots keep their
+    /// identifiers), so a large fetch never holds every row twice.
+    ///
+    /// - Throws: As ``materialize(_:partial:)``.
+    func materialize<T: PersistentModel>(_ snapshots: inout [DefaultSnapshot], partial: Bool, as type: T.Type) throws -> [T] {
+        var models: [T] = []
+        models.reserveCapacity(snapshots.count)
+        registered.reserveCapacity(registered.count + snapshots.count)
+        let fresh = registered.count == 0 && knownSnapshots.isEmpty
+        var lastName: String?
+        var lastRuntime: EntityRuntime?
+        for index in snapshots.indices {
+            defer { snapshots[index].releaseValues() }
+            let snapshot = snapshots[index]
+            guard fresh else {
+                if let model = try materialize(snapshot, partial: partial) as? T { models.append(model) }
+                continue
+            }
+            let id = snapshot.persistentIdentifier
+            let stored: EntityRuntime
+            if let lastRuntime, lastName == id.entityName {
+                stored = lastRuntime
+            } else {
+                stored = try runtime(for: id.entityName)
+                (lastName, lastRuntime) = (id.entityName, stored)
+            }
+            let runtime = stored.isInHierarchy ? try self.runtime(of: snapshot) : stored
+            let made = runtime.makeModel(try slots(from: snapshot, runtime: runtime, partial: partial), id, self)
+            // A store that listed a row twice gets the model registered first, as one at a time would.
+            let model = registered.registerIfAbsent(made, as: id) ?? made
+            if runtime.modelType == T.self {
+                models.append(unsafeDowncast(model as AnyObject, to: T.self))
+            } else if let model = model as? T {
+                models.append(model)
+            }
+        }
+        return models
     }
 
     /// The run-time description of the class a stored snapshot belongs to: its identifier's
@@ -142,18 +186,9 @@ extension ModelContext {
         }
     }
 
-    private func makeModel<M: PersistentModel>(
-        _ type: M.Type, slots: ContiguousArray<ManagedSlot>, id: PersistentIdentifier, entityName: String
-    ) -> M {
-        let data = ManagedBackingData<M>(slots: slots, identifier: id, context: self, entityName: entityName)
-        let model = M(backingData: data)
-        data.owner = model
-        return model
-    }
-
     func makePlaceholder(_ type: any PersistentModel.Type, _ id: PersistentIdentifier) -> any PersistentModel {
-        let count = ModelLayout.of(type).propertyNames.count
-        return makeModel(type, slots: ContiguousArray(repeating: .loaded(.unset), count: count), id: id, entityName: id.entityName)
+        let factory = EntityRuntime.modelFactory(for: type)
+        return factory(ContiguousArray(repeating: .loaded(.unset), count: ModelLayout.of(type).propertyNames.count), id, self)
     }
 
     /// Takes a model's values from a newer snapshot; properties the snapshot lacks keep theirs.

@@ -43,9 +43,8 @@ extension ModelContext {
             slots.append(.loaded(value))
         }
         let layout = ModelLayout.of(M.self)
-        let entityName = layout.entityName
         let identifier = source.persistentModelID ?? PersistentIdentifier.temporary(entityName: layout.identifierEntityName)
-        let data = ManagedBackingData<M>(slots: slots, identifier: identifier, context: self, entityName: entityName)
+        let data = ManagedBackingData<M>(slots: slots, identifier: identifier, context: self, layout: layout)
         data.owner = model
         data.isInserted = true
         model.persistentBackingData = data

@@ -15,15 +15,9 @@ extension FetchPlan {
     mutating func models(in context: ModelContext) throws -> [T] {
         if case .models(_, let reason) = filter { StrataLog.fallback("fetch of \(entityName)", reason: reason) }
         if case .models(_, let reason) = sort { StrataLog.fallback("sort of \(entityName)", reason: reason) }
-        let rows = try rows(in: context)
+        var rows = try rows(in: context)
         context.remember(rows.related)
-        let partial = !descriptor.propertiesToFetch.isEmpty
-        var models: [T] = []
-        models.reserveCapacity(rows.snapshots.count)
-        context.registered.reserveCapacity(context.registered.count + rows.snapshots.count)
-        for snapshot in rows.snapshots {
-            if let model = try context.materialize(snapshot, partial: partial) as? T { models.append(model) }
-        }
+        var models = try context.materialize(&rows.snapshots, partial: !descriptor.propertiesToFetch.isEmpty, as: T.self)
         if case .models(let predicate, _) = filter {
             models = try context.keepMatches(models, predicate: predicate)
         }

@@ -24,6 +24,12 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable, CustomStringConverti
         self.values = values
     }
 
+    /// Drops the values, keeping the identifier: a fetch frees each row's values as soon as
+    /// its model holds them, so rows and models are not all in memory at once.
+    mutating func releaseValues() {
+        values = []
+    }
+
     /// Creates a snapshot from a dictionary of values by property name (sorted by name).
     public init(persistentIdentifier: PersistentIdentifier, values: [String: PersistentValue]) {
         let sorted = values.sorted { $0.key < $1.key }

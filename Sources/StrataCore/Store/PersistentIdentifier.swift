@@ -12,15 +12,47 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
 {
     /// The opaque, hashable identity of a ``PersistentIdentifier``.
     public struct ID: Hashable, Comparable, Codable, Sendable {
-        let storeIdentifier: String?
-        let entityName: String
+        /// The store and entity, one shared object per pair, so an identifier is 32 bytes
+        /// rather than 56 and hashes and compares them by reference.
+        let scope: Scope
         let primaryKey: PrimaryKey
 
-        /// Hashes the key and entity only: the store identifier is a long string that rarely
-        /// tells identifiers apart, and identity maps hash identifiers for every fetched row.
+        var storeIdentifier: String? { scope.storeIdentifier }
+        var entityName: String { scope.entityName }
+
+        init(storeIdentifier: String?, entityName: String, primaryKey: PrimaryKey) {
+            scope = Scope.named(storeIdentifier: storeIdentifier, entityName: entityName)
+            self.primaryKey = primaryKey
+        }
+
+        /// Hashes the key and the scope's identity: no string is hashed, and identity maps
+        /// hash identifiers for every fetched row.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(primaryKey)
-            hasher.combine(entityName)
+            hasher.combine(ObjectIdentifier(scope))
+        }
+
+        public static func == (lhs: ID, rhs: ID) -> Bool {
+            lhs.scope === rhs.scope && lhs.primaryKey == rhs.primaryKey
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case storeIdentifier, entityName, primaryKey
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                storeIdentifier: try container.decodeIfPresent(String.self, forKey: .storeIdentifier),
+                entityName: try container.decode(String.self, forKey: .entityName),
+                primaryKey: try container.decode(PrimaryKey.self, forKey: .primaryKey))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(storeIdentifier, forKey: .storeIdentifier)
+            try container.encode(entityName, forKey: .entityName)
+            try container.encode(primaryKey, forKey: .primaryKey)
         }
 
         public static func < (lhs: ID, rhs: ID) -> Bool {
@@ -29,6 +61,44 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
             }
             if lhs.entityName != rhs.entityName { return lhs.entityName < rhs.entityName }
             return lhs.primaryKey < rhs.primaryKey
+        }
+    }
+
+    /// The store and entity of identifiers, interned: the process holds one object per pair,
+    /// kept for its lifetime (there is one pair per entity of each store opened).
+    final class Scope: Sendable {
+        let storeIdentifier: String?
+        let entityName: String
+
+        private init(storeIdentifier: String?, entityName: String) {
+            self.storeIdentifier = storeIdentifier
+            self.entityName = entityName
+        }
+
+        private struct Name: Hashable {
+            let storeIdentifier: String?
+            let entityName: String
+        }
+
+        private struct Table {
+            var scopes: [Name: Scope] = [:]
+            /// The last scope handed out: stores make identifiers row after row of one entity,
+            /// with the same strings, which compare equal without reading their characters.
+            var last: Scope?
+        }
+
+        private static let table = Mutex(Table())
+
+        /// The scope of `storeIdentifier` and `entityName`, made at the first request.
+        static func named(storeIdentifier: String?, entityName: String) -> Scope {
+            table.withLock { table in
+                if let last = table.last, last.entityName == entityName, last.storeIdentifier == storeIdentifier { return last }
+                let name = Name(storeIdentifier: storeIdentifier, entityName: entityName)
+                let scope = table.scopes[name] ?? Scope(storeIdentifier: storeIdentifier, entityName: entityName)
+                table.scopes[name] = scope
+                table.last = scope
+                return scope
+            }
         }
     }
 
