@@ -30,7 +30,12 @@ final class ContainerCore: @unchecked Sendable {  // immutable after init but fo
             runtimes[entity.name] = EntityRuntime(entity: entity, schema: schema)
         }
         self.runtimes = runtimes
+        storageEntitiesHoldingModels = Set(runtimes.values.filter { !$0.relationships.isEmpty }.map(\.storageEntityName))
     }
+
+    /// The store entities some of whose classes have relationships: only their models can be
+    /// in a reference cycle that a context's end must break.
+    let storageEntitiesHoldingModels: Set<String>
 
     /// The store that holds `entityName`.
     ///

@@ -50,10 +50,13 @@ final class StoreBox: @unchecked Sendable {
         snapshots: [DefaultSnapshot], related: [PersistentIdentifier: DefaultSnapshot]
     ) {
         let result = try store.fetch(request)
-        if let snapshots = result.fetchedSnapshots as? [DefaultSnapshot],
-            let related = result.relatedSnapshots as? [PersistentIdentifier: DefaultSnapshot]
-        {
-            return (snapshots, related)
+        if S.Snapshot.self == DefaultSnapshot.self {
+            // The same types: taken as they are (`as?` on a generic array copies and casts
+            // every element, which cost a retain per value of every fetched row).
+            return (
+                unsafeBitCast(result.fetchedSnapshots, to: [DefaultSnapshot].self),
+                unsafeBitCast(result.relatedSnapshots, to: [PersistentIdentifier: DefaultSnapshot].self)
+            )
         }
         return (
             try result.fetchedSnapshots.map(SnapshotConversion.toDefault),
@@ -95,7 +98,8 @@ final class StoreBox: @unchecked Sendable {
         _ deleted: [DefaultSnapshot]
     ) throws -> SaveResult {
         func converted(_ snapshots: [DefaultSnapshot]) throws -> [S.Snapshot] {
-            try snapshots.map { try SnapshotConversion.from($0) }
+            if S.Snapshot.self == DefaultSnapshot.self { return unsafeBitCast(snapshots, to: [S.Snapshot].self) }
+            return try snapshots.map { try SnapshotConversion.from($0) }
         }
         let request = DataStoreSaveChangesRequest<S.Snapshot>(
             editingState: editingState, inserted: try converted(inserted), updated: try converted(updated),

@@ -9,6 +9,7 @@ struct IdentityMap {
 
     var count: Int { models.count }
     var all: Dictionary<PersistentIdentifier, any PersistentModel>.Values { models.values }
+    var identifiers: Dictionary<PersistentIdentifier, any PersistentModel>.Keys { models.keys }
 
     subscript(id: PersistentIdentifier) -> (any PersistentModel)? { models[id] }
 

@@ -86,6 +86,9 @@ public final class ModelContext: Equatable {
 
     /// The models this context registered, owned by it.
     var registered = IdentityMap()
+    /// Backing data that holds its owner strongly (see ``ManagedData/keepOwnerAlive()``);
+    /// released with the context, which breaks that cycle.
+    var ownersKeptAlive: [any ManagedData] = []
     var inserted = ModelSet()
     var changed = ModelSet()
     var deleted = ModelSet()
@@ -118,8 +121,22 @@ public final class ModelContext: Equatable {
 
     deinit {
         // Models hold their context weakly, so they already see it gone; break the cycles
-        // between related models so the graph is freed with the context.
-        for model in registered.all { (model.anyBackingData as? any ManagedData)?.release() }
+        // between related models so the graph is freed with the context. Only models of
+        // classes with relationships can be in one, so only those are read: touching every
+        // model a large fetch made, long out of the cache, was a measurable part of it.
+        var holdsModels: [ObjectIdentifier: Bool] = [:]
+        for id in registered.identifiers {
+            let scope = ObjectIdentifier(id.id.scope)
+            let holds: Bool
+            if let known = holdsModels[scope] {
+                holds = known
+            } else {
+                holds = core.storageEntitiesHoldingModels.contains(id.entityName)
+                holdsModels[scope] = holds
+            }
+            if holds, let model = registered[id] { (model.anyBackingData as? any ManagedData)?.release() }
+        }
+        for data in ownersKeptAlive { data.release() }
         for store in core.stores { store.invalidateState(for: editingState) }
     }
 
