@@ -31,7 +31,16 @@ final class ContainerCore: @unchecked Sendable {  // immutable after init but fo
         }
         self.runtimes = runtimes
         storageEntitiesHoldingModels = Set(runtimes.values.filter { !$0.relationships.isEmpty }.map(\.storageEntityName))
+        hasUniquenessConstraints = runtimes.values.contains { !$0.entity.uniquenessConstraints.isEmpty }
+        hasCountedRelationships = schema.entities.contains { entity in
+            entity.relationships.contains { ($0.minimumModelCount ?? 0) > 0 || ($0.maximumModelCount ?? 0) > 0 }
+        }
     }
+
+    /// Whether some class has a `#Unique` constraint: a save checks its inserts only then.
+    let hasUniquenessConstraints: Bool
+    /// Whether some relationship has a minimum or maximum model count: a save counts only then.
+    let hasCountedRelationships: Bool
 
     /// The store entities some of whose classes have relationships: only their models can be
     /// in a reference cycle that a context's end must break.

@@ -147,6 +147,7 @@ extension ModelContext {
     /// `minimumModelCount` or more than its `maximumModelCount` (0 is no bound). New models
     /// are checked whole; changed ones where the relationship changed.
     private func checkRelationshipCounts() throws {
+        guard core.hasCountedRelationships else { return }
         for (models, isNew) in [(inserted.models, true), (changed.models, false)] {
             for model in models {
                 guard let data = managedAny(model), !data.isDeleted else { continue }
@@ -236,6 +237,7 @@ extension ModelContext {
 
     /// Drops inserts deleted before their first save: no store ever sees them.
     private func discardDeletedInserts() {
+        guard !deleted.isEmpty else { return }
         for model in inserted.models {
             guard let data = managedAny(model), data.isDeleted else { continue }
             inserted.remove(model)

@@ -9,6 +9,7 @@ extension ModelContext {
     /// by one store query per insert when there are few, or one scan of the entity's stored
     /// keys per constraint when there are many, so large imports stay linear.
     func resolveUniqueness() throws {
+        guard core.hasUniquenessConstraints else { return }
         // Classes of one hierarchy share their store entity and its constraints: a `#Unique`
         // of the root class spans every subclass. Inserts are grouped by store entity, then
         // by class, each class's in the order they were inserted.
