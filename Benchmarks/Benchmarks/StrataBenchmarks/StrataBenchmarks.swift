@@ -28,6 +28,7 @@ let benchmarks: @Sendable () -> Void = {
                     benchmark.startMeasurement()
                     let checksum = try run.run()
                     benchmark.stopMeasurement()
+                    try run.verify()
                     blackHole(checksum)
                     if checksum != expected {
                         benchmark.error("\(backend.rawValue) \(workload.rawValue): checksum \(checksum), expected \(expected)")

@@ -33,6 +33,22 @@ public protocol WorkloadRun: AnyObject {
     ///
     /// - Throws: The backend's error.
     func run() throws -> Int
+
+    /// Checks the run's effect after the clock stopped, such as a delete leaving no row.
+    ///
+    /// - Throws: ``WorkloadCheckFailed`` when the effect is not there; the backend's error.
+    func verify() throws
+}
+
+extension WorkloadRun {
+    /// Most runs prove themselves by their checksum alone.
+    public func verify() throws {}
+}
+
+/// A run whose effect, checked after timing, is not what the workload promises.
+public struct WorkloadCheckFailed: Error, CustomStringConvertible {
+    /// What was found instead.
+    public let description: String
 }
 
 /// The factory of workload runs.

@@ -63,26 +63,35 @@ extension Optional {
 /// One measured run.
 struct Sample {
     let milliseconds: Double
+    /// The process's peak resident set, setup included.
     let peakKiB: Int
+    /// The resident set when the timed part started.
     let beforeKiB: Int
+    /// The peak resident set during the timed part, less ``beforeKiB``.
+    let growthKiB: Int
 }
 
-/// Child mode: prepare untimed, time the workload with `ContinuousClock`, print one line.
+/// Child mode: prepare untimed, time the workload with `ContinuousClock`, check it, print one line.
 func runOne(_ backend: Backend, _ workload: Workload, count: Int) throws {
     let fixtures = Fixtures(count: count)
     let run = try WorkloadRuns.make(backend, workload, fixtures: fixtures)
+    let setupPeak = ProcessMemory.peakResidentKiB()
+    ProcessMemory.resetPeak()
     let before = ProcessMemory.currentResidentKiB()
     let clock = ContinuousClock()
     let start = clock.now
     let checksum = try run.run()
     let elapsed = start.duration(to: clock.now)
-    let peak = ProcessMemory.peakResidentKiB()
+    let timedPeak = ProcessMemory.peakResidentKiB()
+    try run.verify()
     let expected = WorkloadRuns.expectedChecksum(workload, count: count)
     guard checksum == expected else {
         throw ReportError.child("\(backend.rawValue) \(workload.rawValue): checksum \(checksum), expected \(expected)")
     }
     let ms = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
-    print("RESULT backend=\(backend.rawValue) workload=\(workload.rawValue) ms=\(ms) peak_rss_kib=\(peak) rss_before_kib=\(before) checksum=\(checksum)")
+    print(
+        "RESULT backend=\(backend.rawValue) workload=\(workload.rawValue) ms=\(ms) peak_rss_kib=\(max(setupPeak, timedPeak))"
+            + " rss_before_kib=\(before) rss_growth_kib=\(max(timedPeak - before, 0)) checksum=\(checksum)")
 }
 
 /// Parent mode: spawn one child per run and parse its RESULT line.
@@ -107,7 +116,8 @@ func spawn(_ backend: Backend, _ workload: Workload, count: Int) throws -> Sampl
     return Sample(
         milliseconds: Double(fields["ms"] ?? "") ?? .nan,
         peakKiB: Int(fields["peak_rss_kib"] ?? "") ?? 0,
-        beforeKiB: Int(fields["rss_before_kib"] ?? "") ?? 0)
+        beforeKiB: Int(fields["rss_before_kib"] ?? "") ?? 0,
+        growthKiB: Int(fields["rss_growth_kib"] ?? "") ?? 0)
 }
 
 func median(_ values: [Double]) -> Double {
@@ -161,7 +171,7 @@ func report(_ options: Options) throws {
         print(line)
     }
 
-    print("\nPeak RSS, MiB (RSS when the timed part started, in parentheses):\n")
+    print("\nPeak RSS, MiB (RSS when the timed part started; growth during the timed part):\n")
     header = "| workload |"
     rule = "|---|"
     for backend in backends { header += " \(backend.rawValue) |"; rule += "---:|" }
@@ -174,7 +184,8 @@ func report(_ options: Options) throws {
             let runs = perBackend[backend] ?? []
             let peak = median(runs.map { Double($0.peakKiB) / 1024 })
             let before = median(runs.map { Double($0.beforeKiB) / 1024 })
-            line += " \(format(peak)) (\(format(before))) |"
+            let growth = median(runs.map { Double($0.growthKiB) / 1024 })
+            line += " \(format(peak)) (\(format(before)); +\(format(growth))) |"
         }
         print(line)
     }
