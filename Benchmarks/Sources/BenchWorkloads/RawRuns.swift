@@ -2,6 +2,7 @@ import Foundation
 
 /// The raw SQLite C API baseline.
 enum RawRuns {
+    /// Prepares the raw version of `workload`.
     static func make(_ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
         switch workload {
         case .insert:
@@ -19,7 +20,7 @@ enum RawRuns {
                 keys: TripValues.lookupKeys(count: fixtures.count))
         case .update:
             let database = try RawDatabase(path: fixtures.freshCopy(for: .raw).path)
-            return RawUpdate(database: database, rows: try RawFetch.all(database))
+            return RawUpdate(database: database, rows: try RawFetch.rows(database))
         }
     }
 }
@@ -59,20 +60,30 @@ final class RawInsert: WorkloadRun {
     }
 }
 
-/// `SELECT` every row into `TripRow` structs.
+/// `SELECT` every row into `TripObject` class instances: Strata's models are objects too, and
+/// the memory per live model is compared with plain objects holding the same values.
 final class RawFetch: WorkloadRun {
     let database: RawDatabase
 
     init(database: RawDatabase) { self.database = database }
 
     func run() throws -> Int {
-        let rows = try Self.all(database)
+        let objects = try Self.objects(database)
         var touched = 0
-        for row in rows where row.budget > 0 { touched += 1 }
+        for object in objects where object.budget > 0 { touched += 1 }
         return touched
     }
 
-    static func all(_ database: RawDatabase) throws -> [TripRow] {
+    /// Every row as a `TripObject`.
+    static func objects(_ database: RawDatabase) throws -> [TripObject] {
+        let select = try database.prepare("SELECT id, name, destination, startDate, endDate, budget, isFavorite FROM trip")
+        var objects: [TripObject] = []
+        while try select.step() { objects.append(TripObject(select.tripRow())) }
+        return objects
+    }
+
+    /// Every row as a `TripRow` struct (the rows the update changes).
+    static func rows(_ database: RawDatabase) throws -> [TripRow] {
         let select = try database.prepare("SELECT id, name, destination, startDate, endDate, budget, isFavorite FROM trip")
         var rows: [TripRow] = []
         while try select.step() { rows.append(select.tripRow()) }
