@@ -2,7 +2,7 @@ import BenchWorkloads
 import Benchmark
 import Foundation
 
-// Five workloads × three backends over N trips (default 100,000; `STRATA_BENCH_N` overrides).
+// Every workload × every backend over N trips (default 100,000; `STRATA_BENCH_N` overrides).
 // Each iteration prepares outside the measurement (fresh seed copy, open, generate or load
 // rows) and measures only the workload, between startMeasurement() and stopMeasurement().
 let benchmarks: @Sendable () -> Void = {
@@ -20,7 +20,7 @@ let benchmarks: @Sendable () -> Void = {
                 warmupIterations: 1,
                 maxDuration: .seconds(15),
                 maxIterations: 5,
-                setup: { if workload != .insert { try fixtures.prepareSeeds(for: backend) } }
+                setup: { try fixtures.prepareSeeds(for: backend, workload: workload) }
             )
             Benchmark("\(workload.rawValue) \(backend.rawValue)", configuration: configuration) { benchmark in
                 do {

@@ -49,6 +49,17 @@ public final class Fixtures: Sendable {
         try prepareSeeds(for: .strata)
     }
 
+    /// Builds the seed that `backend` reads for `workload`, when it is missing: none for
+    /// `insert`, which starts empty.
+    ///
+    /// - Throws: A SQLite, Strata or file error.
+    public func prepareSeeds(for backend: Backend, workload: Workload) throws {
+        switch workload {
+        case .insert: return
+        case .fetch, .filter, .lookup, .update, .delete, .enumerate: try prepareSeeds(for: backend)
+        }
+    }
+
     /// Builds the seed `backend` reads, when it is missing.
     ///
     /// - Throws: A SQLite, Strata or file error.

@@ -21,6 +21,10 @@ enum RawRuns {
         case .update:
             let database = try RawDatabase(path: fixtures.freshCopy(for: .raw).path)
             return RawUpdate(database: database, rows: try RawFetch.rows(database))
+        case .delete:
+            return RawDelete(database: try RawDatabase(path: fixtures.freshCopy(for: .raw).path))
+        case .enumerate:
+            return RawEnumerate(database: try RawDatabase(path: fixtures.freshCopy(for: .raw).path))
         }
     }
 }
@@ -166,5 +170,42 @@ final class RawUpdate: WorkloadRun {
         }
         try database.execute("COMMIT")
         return rows.count
+    }
+}
+
+/// `DELETE FROM trip` in one transaction; the checksum is SQLite's count of deleted rows.
+final class RawDelete: WorkloadRun {
+    let database: RawDatabase
+
+    init(database: RawDatabase) { self.database = database }
+
+    func run() throws -> Int {
+        try database.execute("BEGIN IMMEDIATE")
+        try database.execute("DELETE FROM trip")
+        let deleted = database.changes
+        try database.execute("COMMIT")
+        return deleted
+    }
+
+    /// Checks that the table is empty.
+    func verify() throws {
+        let left = try database.count("trip")
+        if left != 0 { throw WorkloadCheckFailed(description: "raw delete left \(left) rows") }
+    }
+}
+
+/// Steps one `SELECT` over every row, decoding each into a `TripRow` that is dropped at once.
+final class RawEnumerate: WorkloadRun {
+    let database: RawDatabase
+
+    init(database: RawDatabase) { self.database = database }
+
+    func run() throws -> Int {
+        let select = try database.prepare("SELECT id, name, destination, startDate, endDate, budget, isFavorite FROM trip")
+        var touched = 0
+        while try select.step() {
+            if select.tripRow().budget > 0 { touched += 1 }
+        }
+        return touched
     }
 }

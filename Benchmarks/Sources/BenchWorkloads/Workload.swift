@@ -24,6 +24,10 @@ public enum Workload: String, CaseIterable, Sendable {
     case lookup
     /// Change `budget` of all N trips and save.
     case update
+    /// Delete all N trips and save.
+    case delete
+    /// Visit all N trips a batch of 5,000 at a time, reading one property of each.
+    case enumerate
 }
 
 /// One prepared run of a workload: everything untimed happened in ``WorkloadRuns/make(_:_:fixtures:)``;
@@ -68,7 +72,7 @@ public enum WorkloadRuns {
     /// The checksum every backend must return for `workload` over `count` trips.
     public static func expectedChecksum(_ workload: Workload, count: Int) -> Int {
         switch workload {
-        case .insert, .fetch, .update: return count
+        case .insert, .fetch, .update, .delete, .enumerate: return count
         case .lookup: return TripValues.lookupCount
         case .filter:
             let needle = TripValues.filterNeedle
@@ -84,6 +88,12 @@ public enum WorkloadRuns {
 enum FilterQuery {
     /// How many times one run executes the query.
     static let repetitions = 10
+}
+
+/// The enumerate workload's shape.
+enum EnumerateShape {
+    /// How many models Strata loads per batch (`enumerate`'s default).
+    static let batchSize = 5_000
 }
 
 extension Backend {

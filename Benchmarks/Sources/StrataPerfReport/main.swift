@@ -203,6 +203,8 @@ func label(_ workload: Workload) -> String {
     case .filter: return "filter ×10 (`instr` + date range)"
     case .lookup: return "1,000 indexed lookups"
     case .update: return "update all N + save"
+    case .delete: return "delete all N + save"
+    case .enumerate: return "enumerate N, batches of 5,000"
     }
 }
 
