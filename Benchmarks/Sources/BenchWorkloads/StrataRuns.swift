@@ -6,12 +6,13 @@ import Strata
 /// Opening the container (schema check, connection, PRAGMAs) is untimed, like opening the
 /// raw connection and GRDB's queue; contexts are made inside the timed part.
 enum StrataRuns {
-    /// Prepares Strata's version of `workload`.
-    static func make(_ workload: Workload, fixtures: Fixtures, history: HistoryRetention) throws -> any WorkloadRun {
+    /// Prepares Strata's version of `workload`; with `undo`, its context records undo.
+    static func make(_ workload: Workload, fixtures: Fixtures, history: HistoryRetention, undo: Bool = false) throws -> any WorkloadRun {
         func container(_ url: URL) throws -> ModelContainer { try StrataRuns.container(url, history: history) }
         switch workload {
         case .insert:
-            return StrataInsert(container: try container(fixtures.runFile("strata-insert.store")), rows: TripValues.rows(fixtures.count))
+            return StrataInsert(
+                container: try container(fixtures.runFile("strata-insert.store")), rows: TripValues.rows(fixtures.count), undo: undo)
         case .fetch:
             return StrataFetch(container: try container(fixtures.freshCopy(for: .strata)))
         case .filter:
@@ -21,7 +22,14 @@ enum StrataRuns {
         case .update:
             let container = try container(fixtures.freshCopy(for: .strata))
             let context = ModelContext(container)
+            if undo { context.undoManager = UndoManager() }
             return StrataUpdate(context: context, trips: try context.fetch(FetchDescriptor<BenchTrip>()))
+        case .delete where undo:
+            // A delete by predicate records no undo, so the undo backend deletes model by model.
+            let container = try container(fixtures.freshCopy(for: .strata))
+            let context = ModelContext(container)
+            context.undoManager = UndoManager()
+            return StrataDeleteEach(context: context, trips: try context.fetch(FetchDescriptor<BenchTrip>()))
         case .delete:
             let container = try container(fixtures.freshCopy(for: .strata))
             return StrataDelete(container: container, count: try ModelContext(container).fetchCount(FetchDescriptor<BenchTrip>()))
@@ -38,23 +46,26 @@ enum StrataRuns {
     }
 }
 
-/// `context.insert` of N new models, then `context.save()`.
+/// `context.insert` of N new models, then `context.save()`; with `undo`, the context has an `UndoManager`.
 final class StrataInsert: WorkloadRun {
     let container: ModelContainer
     let rows: [TripRow]
+    let undo: Bool
 
-    init(container: ModelContainer, rows: [TripRow]) {
+    init(container: ModelContainer, rows: [TripRow], undo: Bool = false) {
         self.container = container
         self.rows = rows
+        self.undo = undo
     }
 
     func run() throws -> Int {
-        try Self.insert(rows[...], into: container)
+        try Self.insert(rows[...], into: container, undo: undo)
     }
 
     @discardableResult
-    static func insert(_ rows: ArraySlice<TripRow>, into container: ModelContainer) throws -> Int {
+    static func insert(_ rows: ArraySlice<TripRow>, into container: ModelContainer, undo: Bool = false) throws -> Int {
         let context = ModelContext(container)
+        if undo { context.undoManager = UndoManager() }
         for row in rows { context.insert(BenchTrip(row)) }
         try context.save()
         return rows.count
@@ -166,6 +177,30 @@ final class StrataDelete: WorkloadRun {
     /// Checks that no trip is left.
     func verify() throws {
         let left = try ModelContext(container).fetchCount(FetchDescriptor<BenchTrip>())
+        if left != 0 { throw WorkloadCheckFailed(description: "strata delete left \(left) trips") }
+    }
+}
+
+/// `context.delete(trip)` for every fetched model, then `save()` (the fetch is untimed): the
+/// delete that an undo manager records.
+final class StrataDeleteEach: WorkloadRun {
+    let context: ModelContext
+    let trips: [BenchTrip]
+
+    init(context: ModelContext, trips: [BenchTrip]) {
+        self.context = context
+        self.trips = trips
+    }
+
+    func run() throws -> Int {
+        for trip in trips { context.delete(trip) }
+        try context.save()
+        return trips.count
+    }
+
+    /// Checks that no trip is left.
+    func verify() throws {
+        let left = try ModelContext(context.container).fetchCount(FetchDescriptor<BenchTrip>())
         if left != 0 { throw WorkloadCheckFailed(description: "strata delete left \(left) trips") }
     }
 }

@@ -8,6 +8,9 @@ public enum Backend: String, CaseIterable, Sendable {
     case strata
     /// The same with history off, the fair comparison with GRDB, which keeps none.
     case strataNoHistory = "strata-nohistory"
+    /// Strata with an `UndoManager` on the context and history on: what undo registration
+    /// costs the writes (insert, update, delete).
+    case strataUndo = "strata-undo"
     /// GRDB 7's record API with a Codable record.
     case grdb
 }
@@ -55,16 +58,29 @@ public struct WorkloadCheckFailed: Error, CustomStringConvertible {
     public let description: String
 }
 
+/// A backend asked to run a workload it has no version of (the undo backend runs writes only).
+public struct WorkloadNotApplicable: Error, CustomStringConvertible {
+    /// The backend asked.
+    public let backend: Backend
+    /// The workload it does not run.
+    public let workload: Workload
+    public var description: String { "\(backend.rawValue) does not run \(workload.rawValue)" }
+}
+
 /// The factory of workload runs.
 public enum WorkloadRuns {
     /// Prepares one run: copies the seed, opens the database, generates or loads the rows it needs.
     ///
     /// - Throws: A SQLite, Strata, GRDB or file error.
+    /// - Throws: A SQLite, Strata, GRDB or file error; ``WorkloadNotApplicable`` when the
+    ///   backend does not run the workload (see ``Backend/runs(_:)``).
     public static func make(_ backend: Backend, _ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
+        guard backend.runs(workload) else { throw WorkloadNotApplicable(backend: backend, workload: workload) }
         switch backend {
         case .raw: return try RawRuns.make(workload, fixtures: fixtures)
         case .strata: return try StrataRuns.make(workload, fixtures: fixtures, history: .unlimited)
         case .strataNoHistory: return try StrataRuns.make(workload, fixtures: fixtures, history: .disabled)
+        case .strataUndo: return try StrataRuns.make(workload, fixtures: fixtures, history: .unlimited, undo: true)
         case .grdb: return try GRDBRuns.make(workload, fixtures: fixtures)
         }
     }
@@ -98,5 +114,13 @@ enum EnumerateShape {
 
 extension Backend {
     /// Whether the backend reads Strata's seed file rather than the raw one.
-    var readsStrataSeed: Bool { self == .strata || self == .strataNoHistory }
+    var readsStrataSeed: Bool { self == .strata || self == .strataNoHistory || self == .strataUndo }
+
+    /// Whether the backend has a version of `workload`: the undo backend only measures writes.
+    public func runs(_ workload: Workload) -> Bool {
+        switch self {
+        case .raw, .strata, .strataNoHistory, .grdb: return true
+        case .strataUndo: return workload == .insert || workload == .update || workload == .delete
+        }
+    }
 }

@@ -71,8 +71,13 @@ struct Sample {
     let growthKiB: Int
 }
 
-/// Child mode: prepare untimed, time the workload with `ContinuousClock`, check it, print one line.
+/// Child mode: prepare untimed, time the workload with `ContinuousClock`, check it, print one
+/// RESULT line (or a SKIPPED line when the backend does not run the workload).
 func runOne(_ backend: Backend, _ workload: Workload, count: Int) throws {
+    guard backend.runs(workload) else {
+        print("SKIPPED backend=\(backend.rawValue) workload=\(workload.rawValue)")
+        return
+    }
     let fixtures = Fixtures(count: count)
     let run = try WorkloadRuns.make(backend, workload, fixtures: fixtures)
     let setupPeak = ProcessMemory.peakResidentKiB()
@@ -140,7 +145,7 @@ func report(_ options: Options) throws {
     var failures: [String] = []
     for repetition in 1...options.repetitions {
         for workload in options.workloads {
-            for backend in options.backends {
+            for backend in options.backends where backend.runs(workload) {
                 do {
                     let sample = try spawn(backend, workload, count: options.count)
                     samples[workload, default: [:]][backend, default: []].append(sample)
