@@ -5,7 +5,8 @@ import Strata
 /// Seed files and fresh copies of them, made outside the timed part.
 ///
 /// Two seeds hold the same N trips: `raw-<N>.sqlite` (the raw baseline's schema, which
-/// GRDB's record maps to) and `strata-<N>.store` (written by Strata itself). Seeds are
+/// GRDB's record maps to) and `strata-<N>.store` (written by Strata itself); two more hold
+/// the graph workload's trips and items (see `Fixtures+Graph.swift`). Seeds are
 /// built once per directory and reused; every read, update or lookup run starts from a
 /// fresh copy, so the page cache is hot and no run sees another's writes.
 public final class Fixtures: Sendable {
@@ -56,6 +57,7 @@ public final class Fixtures: Sendable {
     public func prepareSeeds(for backend: Backend, workload: Workload) throws {
         switch workload {
         case .insert: return
+        case .graph: try prepareGraphSeed(for: backend)
         case .fetch, .filter, .lookup, .update, .delete, .enumerate: try prepareSeeds(for: backend)
         }
     }

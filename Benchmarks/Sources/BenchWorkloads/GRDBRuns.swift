@@ -21,6 +21,8 @@ enum GRDBRuns {
             return GRDBUpdate(queue: queue, trips: try queue.read { db in try GRDBTrip.fetchAll(db) })
         case .delete:
             return GRDBDelete(queue: try open(fixtures.freshCopy(for: .grdb)))
+        case .graph:
+            return GRDBGraph(queue: try open(fixtures.freshGraphCopy(for: .grdb)))
         case .enumerate:
             return GRDBEnumerate(queue: try open(fixtures.freshCopy(for: .grdb)))
         }

@@ -25,6 +25,8 @@ enum RawRuns {
             return RawDelete(database: try RawDatabase(path: fixtures.freshCopy(for: .raw).path))
         case .enumerate:
             return RawEnumerate(database: try RawDatabase(path: fixtures.freshCopy(for: .raw).path))
+        case .graph:
+            return RawGraph(database: try RawDatabase(path: fixtures.freshGraphCopy(for: .raw).path))
         }
     }
 }

@@ -35,6 +35,8 @@ enum StrataRuns {
             return StrataDelete(container: container, count: try ModelContext(container).fetchCount(FetchDescriptor<BenchTrip>()))
         case .enumerate:
             return StrataEnumerate(container: try container(fixtures.freshCopy(for: .strata)))
+        case .graph:
+            return StrataGraph(container: try GraphSeeds.strataContainer(fixtures.freshGraphCopy(for: .strata), history: history))
         }
     }
 

@@ -29,6 +29,8 @@ public enum Workload: String, CaseIterable, Sendable {
     case update
     /// Delete all N trips and save.
     case delete
+    /// Fetch N/10 trips with their three items each prefetched, reading one property of every item.
+    case graph
     /// Visit all N trips a batch of 5,000 at a time, reading one property of each.
     case enumerate
 }
@@ -90,6 +92,7 @@ public enum WorkloadRuns {
         switch workload {
         case .insert, .fetch, .update, .delete, .enumerate: return count
         case .lookup: return TripValues.lookupCount
+        case .graph: return GraphValues.tripCount(count) * GraphValues.itemsPerTrip
         case .filter:
             let needle = TripValues.filterNeedle
             let matches = (0..<count).lazy.map(TripValues.row).filter {

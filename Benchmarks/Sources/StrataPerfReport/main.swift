@@ -139,7 +139,11 @@ func format(_ value: Double, _ digits: Int = 1) -> String {
 func report(_ options: Options) throws {
     let fixtures = Fixtures(count: options.count)
     FileHandle.standardError.write(Data("seeding \(options.count) trips in \(fixtures.directory.path) (once)…\n".utf8))
-    try fixtures.prepareSeeds()
+    for workload in options.workloads {
+        for backend in options.backends where backend.runs(workload) {
+            try fixtures.prepareSeeds(for: backend, workload: workload)
+        }
+    }
 
     var samples: [Workload: [Backend: [Sample]]] = [:]
     var failures: [String] = []
@@ -168,7 +172,7 @@ func report(_ options: Options) throws {
     print(rule)
     for workload in options.workloads {
         let perBackend = samples[workload] ?? [:]
-        var line = "| \(label(workload)) |"
+        var line = "| \(label(workload, count: options.count)) |"
         for backend in backends { line += " \(format(median((perBackend[backend] ?? []).map(\.milliseconds)))) |" }
         for backend in backends where backend != .raw {
             line += " \(format(pairedRatio(perBackend[backend] ?? [], perBackend[.raw] ?? []), 2))× |"
@@ -184,7 +188,7 @@ func report(_ options: Options) throws {
     print(rule)
     for workload in options.workloads {
         let perBackend = samples[workload] ?? [:]
-        var line = "| \(label(workload)) |"
+        var line = "| \(label(workload, count: options.count)) |"
         for backend in backends {
             let runs = perBackend[backend] ?? []
             let peak = median(runs.map { Double($0.peakKiB) / 1024 })
@@ -201,7 +205,8 @@ func report(_ options: Options) throws {
     }
 }
 
-func label(_ workload: Workload) -> String {
+/// The row label of the tables, for N = `count`.
+func label(_ workload: Workload, count: Int) -> String {
     switch workload {
     case .insert: return "insert N + save"
     case .fetch: return "fetch all N"
@@ -209,6 +214,9 @@ func label(_ workload: Workload) -> String {
     case .lookup: return "1,000 indexed lookups"
     case .update: return "update all N + save"
     case .delete: return "delete all N + save"
+    case .graph:
+        let trips = GraphValues.tripCount(count)
+        return "graph: \(trips) trips + \(trips * GraphValues.itemsPerTrip) items, prefetched"
     case .enumerate: return "enumerate N, batches of 5,000"
     }
 }
@@ -221,7 +229,10 @@ func pairedRatio(_ a: [Sample], _ b: [Sample]) -> Double {
 do {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     if options.seedOnly {
-        try Fixtures(count: options.count).prepareSeeds()
+        let fixtures = Fixtures(count: options.count)
+        try fixtures.prepareSeeds()
+        try fixtures.prepareGraphSeed(for: .raw)
+        try fixtures.prepareGraphSeed(for: .strata)
     } else if let (backend, workload) = options.one {
         try runOne(backend, workload, count: options.count)
     } else {
