@@ -50,13 +50,13 @@ public final class Fixtures: Sendable {
         try prepareSeeds(for: .strata)
     }
 
-    /// Builds the seed that `backend` reads for `workload`, when it is missing: none for
-    /// `insert`, which starts empty.
+    /// Builds the seed that `backend` reads for `workload`, when it is missing: none for the
+    /// workloads that start empty or make their rows (`insert`, `memfilter`, `json`).
     ///
     /// - Throws: A SQLite, Strata or file error.
     public func prepareSeeds(for backend: Backend, workload: Workload) throws {
         switch workload {
-        case .insert: return
+        case .insert, .memfilter, .json: return
         case .graph: try prepareGraphSeed(for: backend)
         case .fetch, .filter, .lookup, .update, .delete, .enumerate: try prepareSeeds(for: backend)
         }

@@ -3,7 +3,7 @@ import GRDB
 
 /// GRDB 7's record API, as its documentation writes it.
 enum GRDBRuns {
-    /// Prepares GRDB's version of `workload`.
+    /// Prepares GRDB's version of `workload` (it has none of `memfilter` and `json`).
     static func make(_ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
         switch workload {
         case .insert:
@@ -25,6 +25,8 @@ enum GRDBRuns {
             return GRDBGraph(queue: try open(fixtures.freshGraphCopy(for: .grdb)))
         case .enumerate:
             return GRDBEnumerate(queue: try open(fixtures.freshCopy(for: .grdb)))
+        case .memfilter, .json:
+            throw WorkloadNotApplicable(backend: .grdb, workload: workload)
         }
     }
 

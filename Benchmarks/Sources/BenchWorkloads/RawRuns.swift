@@ -1,6 +1,6 @@
 import Foundation
 
-/// The raw SQLite C API baseline.
+/// The raw SQLite C API baseline, and the plain Swift floors of the in-memory and JSON workloads.
 enum RawRuns {
     /// Prepares the raw version of `workload`.
     static func make(_ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
@@ -27,6 +27,10 @@ enum RawRuns {
             return RawEnumerate(database: try RawDatabase(path: fixtures.freshCopy(for: .raw).path))
         case .graph:
             return RawGraph(database: try RawDatabase(path: fixtures.freshGraphCopy(for: .raw).path))
+        case .memfilter:
+            return ArrayFilter(objects: TripValues.rows(fixtures.count).map(TripObject.init))
+        case .json:
+            return CodableJSON(url: try fixtures.runFile("codable.json"), trips: TripValues.rows(fixtures.count).map(CodableTrip.init))
         }
     }
 }

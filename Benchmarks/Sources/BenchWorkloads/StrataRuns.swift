@@ -37,6 +37,10 @@ enum StrataRuns {
             return StrataEnumerate(container: try container(fixtures.freshCopy(for: .strata)))
         case .graph:
             return StrataGraph(container: try GraphSeeds.strataContainer(fixtures.freshGraphCopy(for: .strata), history: history))
+        case .memfilter:
+            return try StrataMemoryFilter(rows: TripValues.rows(fixtures.count), history: history)
+        case .json:
+            return try StrataJSONSave(url: fixtures.runFile("strata.json"), rows: TripValues.rows(fixtures.count), history: history)
         }
     }
 

@@ -31,6 +31,10 @@ public enum Workload: String, CaseIterable, Sendable {
     case delete
     /// Fetch N/10 trips with their three items each prefetched, reading one property of every item.
     case graph
+    /// The filter's ten fetches against N trips held in memory (MemoryStore; `Array.filter` as the floor).
+    case memfilter
+    /// Save N trips to a JSON file, reopen it and fetch them all (JSONStore; Foundation's Codable as the floor).
+    case json
     /// Visit all N trips a batch of 5,000 at a time, reading one property of each.
     case enumerate
 }
@@ -60,7 +64,8 @@ public struct WorkloadCheckFailed: Error, CustomStringConvertible {
     public let description: String
 }
 
-/// A backend asked to run a workload it has no version of (the undo backend runs writes only).
+/// A backend asked to run a workload it has no version of (GRDB has no in-memory or JSON
+/// store; the undo backend runs the writes only).
 public struct WorkloadNotApplicable: Error, CustomStringConvertible {
     /// The backend asked.
     public let backend: Backend
@@ -90,10 +95,10 @@ public enum WorkloadRuns {
     /// The checksum every backend must return for `workload` over `count` trips.
     public static func expectedChecksum(_ workload: Workload, count: Int) -> Int {
         switch workload {
-        case .insert, .fetch, .update, .delete, .enumerate: return count
+        case .insert, .fetch, .update, .delete, .json, .enumerate: return count
         case .lookup: return TripValues.lookupCount
         case .graph: return GraphValues.tripCount(count) * GraphValues.itemsPerTrip
-        case .filter:
+        case .filter, .memfilter:
             let needle = TripValues.filterNeedle
             let matches = (0..<count).lazy.map(TripValues.row).filter {
                 $0.name.contains(needle) && $0.startDate > TripValues.filterCutoff
@@ -119,10 +124,12 @@ extension Backend {
     /// Whether the backend reads Strata's seed file rather than the raw one.
     var readsStrataSeed: Bool { self == .strata || self == .strataNoHistory || self == .strataUndo }
 
-    /// Whether the backend has a version of `workload`: the undo backend only measures writes.
+    /// Whether the backend has a version of `workload`: GRDB has no in-memory or JSON store,
+    /// and the undo backend only measures writes.
     public func runs(_ workload: Workload) -> Bool {
         switch self {
-        case .raw, .strata, .strataNoHistory, .grdb: return true
+        case .raw, .strata, .strataNoHistory: return true
+        case .grdb: return workload != .memfilter && workload != .json
         case .strataUndo: return workload == .insert || workload == .update || workload == .delete
         }
     }

@@ -217,6 +217,8 @@ func label(_ workload: Workload, count: Int) -> String {
     case .graph:
         let trips = GraphValues.tripCount(count)
         return "graph: \(trips) trips + \(trips * GraphValues.itemsPerTrip) items, prefetched"
+    case .memfilter: return "memfilter ×10 (MemoryStore; raw = `Array.filter`)"
+    case .json: return "json save + reopen + fetch (raw = Codable)"
     case .enumerate: return "enumerate N, batches of 5,000"
     }
 }
