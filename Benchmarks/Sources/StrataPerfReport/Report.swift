@@ -1,0 +1,61 @@
+import BenchWorkloads
+import Foundation
+
+/// Runs every selected workload for every backend that runs it K times, one process per run
+/// (so peak RSS is the workload's own), the backends taking turns inside each repetition;
+/// then prints the tables and writes the JSON file.
+///
+/// - Throws: A seeding error, or a file error writing the JSON. A failed run is listed under
+///   the tables instead.
+func report(_ options: Options) throws {
+    let fixtures = Fixtures(count: options.count)
+    note("seeding \(options.count) trips in \(fixtures.directory.path) (once)…")
+    for workload in options.workloads {
+        for backend in options.backends where backend.runs(workload) {
+            try fixtures.prepareSeeds(for: backend, workload: workload)
+        }
+    }
+
+    var measurements = Measurements(count: options.count)
+    var failures: [String] = []
+    for repetition in 1...options.repetitions {
+        for workload in options.workloads {
+            for backend in options.backends where backend.runs(workload) {
+                do {
+                    let sample = try spawn(backend, workload, count: options.count)
+                    measurements.add(sample, backend, workload)
+                    note("[\(repetition)/\(options.repetitions)] \(workload.rawValue) \(backend.rawValue): \(format(sample.milliseconds)) ms")
+                } catch {
+                    failures.append("\(error)")
+                    note("[\(repetition)/\(options.repetitions)] \(error)")
+                }
+            }
+        }
+    }
+
+    let tables = Tables(measurements: measurements, workloads: options.workloads, backends: options.backends, repetitions: options.repetitions)
+    tables.printAll()
+
+    if !failures.isEmpty {
+        print("\nFailed runs:")
+        for failure in failures { print("- \(failure)") }
+    }
+
+    let file = ReportFile(options: options, measurements: measurements, failures: failures)
+    try write(file.json(), to: options.jsonPath)
+    note("results written to \(options.jsonPath)")
+}
+
+/// Writes `data` to `path`, creating its folder.
+///
+/// - Throws: A file error.
+func write(_ data: Data, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try data.write(to: url)
+}
+
+/// A progress line on standard error.
+func note(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
