@@ -11,6 +11,8 @@ struct Options {
     var seedOnly = false
     /// Where the results go as JSON.
     var jsonPath = "results/perf-report.json"
+    /// Where the ratio chart goes as SVG, when asked for.
+    var plotPath: String?
 
     /// Parses the arguments after the program's name.
     ///
@@ -30,6 +32,7 @@ struct Options {
             case "--backends":
                 backends = try next(argument).split(separator: ",").map { try Backend(rawValue: String($0)).orThrow("unknown backend \($0)") }
             case "--json": jsonPath = try next(argument)
+            case "--plot": plotPath = try next(argument)
             case "--seed": seedOnly = true
             case "--one":
                 let backend = try Backend(rawValue: next(argument)).orThrow("unknown backend")

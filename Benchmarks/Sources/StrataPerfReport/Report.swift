@@ -3,10 +3,10 @@ import Foundation
 
 /// Runs every selected workload for every backend that runs it K times, one process per run
 /// (so peak RSS is the workload's own), the backends taking turns inside each repetition;
-/// then prints the tables and writes the JSON file.
+/// then prints the tables and writes the JSON file and the chart.
 ///
-/// - Throws: A seeding error, or a file error writing the JSON. A failed run is listed under
-///   the tables instead.
+/// - Throws: A seeding error, or a file error writing the JSON or the chart. A failed run is
+///   listed under the tables instead.
 func report(_ options: Options) throws {
     let fixtures = Fixtures(count: options.count)
     note("seeding \(options.count) trips in \(fixtures.directory.path) (once)…")
@@ -44,6 +44,15 @@ func report(_ options: Options) throws {
     let file = ReportFile(options: options, measurements: measurements, failures: failures)
     try write(file.json(), to: options.jsonPath)
     note("results written to \(options.jsonPath)")
+    if let plotPath = options.plotPath {
+        let chart = RatioChart(
+            title: "Time over raw time, N = \(grouped(options.count)), \(medianOf(options.repetitions))",
+            workloads: options.workloads,
+            backends: options.backends.filter { $0 != .raw },
+            measurements: measurements)
+        try write(Data(chart.svg().utf8), to: plotPath)
+        note("chart written to \(plotPath)")
+    }
 }
 
 /// Writes `data` to `path`, creating its folder.
