@@ -7,12 +7,16 @@ struct Options {
     var repetitions = 3
     var workloads = Workload.allCases
     var backends = Backend.allCases
+    /// Whether `--backends` was given; the enumerate sizes table then uses those backends.
+    var backendsGiven = false
     var one: (Backend, Workload)?
     var seedOnly = false
     /// Where the results go as JSON.
     var jsonPath = "results/perf-report.json"
     /// Where the ratio chart goes as SVG, when asked for.
     var plotPath: String?
+    /// The sizes at which `enumerate` runs for the extra table; empty for none.
+    var enumerateSizes: [Int] = []
 
     /// Parses the arguments after the program's name.
     ///
@@ -28,11 +32,18 @@ struct Options {
             case "--n": count = try Int(next(argument)).orThrow("--n takes a number")
             case "--k": repetitions = try Int(next(argument)).orThrow("--k takes a number")
             case "--workloads":
-                workloads = try next(argument).split(separator: ",").map { try Workload(rawValue: String($0)).orThrow("unknown workload \($0)") }
+                // `none` runs no workload of the main table (with `--enumerate-sizes`, only that table).
+                let list = try next(argument)
+                workloads = list == "none" ? [] : try list.split(separator: ",").map { try Workload(rawValue: String($0)).orThrow("unknown workload \($0)") }
             case "--backends":
                 backends = try next(argument).split(separator: ",").map { try Backend(rawValue: String($0)).orThrow("unknown backend \($0)") }
+                backendsGiven = true
             case "--json": jsonPath = try next(argument)
             case "--plot": plotPath = try next(argument)
+            case "--enumerate-sizes":
+                enumerateSizes = try next(argument).split(separator: ",").map {
+                    try Int($0.replacingOccurrences(of: "_", with: "")).orThrow("--enumerate-sizes takes numbers, such as 10000,100000")
+                }
             case "--seed": seedOnly = true
             case "--one":
                 let backend = try Backend(rawValue: next(argument)).orThrow("unknown backend")

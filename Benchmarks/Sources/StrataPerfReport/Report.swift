@@ -3,13 +3,14 @@ import Foundation
 
 /// Runs every selected workload for every backend that runs it K times, one process per run
 /// (so peak RSS is the workload's own), the backends taking turns inside each repetition;
-/// then prints the tables and writes the JSON file and the chart.
+/// then prints the tables, runs the enumerate sizes when asked, and writes the JSON file and
+/// the chart.
 ///
 /// - Throws: A seeding error, or a file error writing the JSON or the chart. A failed run is
 ///   listed under the tables instead.
 func report(_ options: Options) throws {
     let fixtures = Fixtures(count: options.count)
-    note("seeding \(options.count) trips in \(fixtures.directory.path) (once)…")
+    if !options.workloads.isEmpty { note("seeding \(options.count) trips in \(fixtures.directory.path) (once)…") }
     for workload in options.workloads {
         for backend in options.backends where backend.runs(workload) {
             try fixtures.prepareSeeds(for: backend, workload: workload)
@@ -34,14 +35,23 @@ func report(_ options: Options) throws {
     }
 
     let tables = Tables(measurements: measurements, workloads: options.workloads, backends: options.backends, repetitions: options.repetitions)
-    tables.printAll()
+    if !options.workloads.isEmpty { tables.printAll() }
+
+    var sizes: [EnumerateSizes.Row] = []
+    if !options.enumerateSizes.isEmpty {
+        let backends = options.backendsGiven ? options.backends.filter { $0.runs(.enumerate) } : [.raw, .strata]
+        let run = try EnumerateSizes.run(sizes: options.enumerateSizes, backends: backends, repetitions: options.repetitions)
+        sizes = run.rows
+        failures += run.failures
+        EnumerateSizes.printTable(sizes, repetitions: options.repetitions)
+    }
 
     if !failures.isEmpty {
         print("\nFailed runs:")
         for failure in failures { print("- \(failure)") }
     }
 
-    let file = ReportFile(options: options, measurements: measurements, failures: failures)
+    let file = ReportFile(options: options, measurements: measurements, sizes: sizes, failures: failures)
     try write(file.json(), to: options.jsonPath)
     note("results written to \(options.jsonPath)")
     if let plotPath = options.plotPath {

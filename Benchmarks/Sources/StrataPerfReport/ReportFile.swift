@@ -1,8 +1,8 @@
 import BenchWorkloads
 import Foundation
 
-/// The report as JSON: every run's time, the medians, ratios and memory, and the memory per
-/// live model, for tools and later comparisons.
+/// The report as JSON: every run's time, the medians, ratios and memory, the memory per live
+/// model and the enumerate sizes, for tools and later comparisons.
 struct ReportFile: Encodable {
     /// One backend's results on one workload.
     struct BackendResult: Encodable {
@@ -30,6 +30,17 @@ struct ReportFile: Encodable {
         let ratioToRaw: Double?
     }
 
+    /// One row of the enumerate sizes table.
+    struct EnumerateSize: Encodable {
+        let n: Int
+        let backend: String
+        let runsMs: [Double]
+        let medianMs: Double?
+        let msPerThousandRows: Double?
+        let rssGrowthMiB: Double?
+        let peakRssMiB: Double?
+    }
+
     let n: Int
     let repetitions: Int
     let graphTrips: Int
@@ -37,10 +48,11 @@ struct ReportFile: Encodable {
     let backends: [String]
     let workloads: [WorkloadResult]
     let memoryPerLiveModel: [ModelMemory]
+    let enumerateSizes: [EnumerateSize]
     let failures: [String]
 
     /// Gathers the results of a report.
-    init(options: Options, measurements: Measurements, failures: [String]) {
+    init(options: Options, measurements: Measurements, sizes: [EnumerateSizes.Row], failures: [String]) {
         n = options.count
         repetitions = options.repetitions
         graphTrips = GraphValues.tripCount(options.count)
@@ -67,6 +79,12 @@ struct ReportFile: Encodable {
             return ModelMemory(
                 backend: backend.rawValue, bytesPerModel: bytes,
                 ratioToRaw: bytes.flatMap { value in rawBytes.flatMap { $0 > 0 ? value / $0 : nil } })
+        }
+        enumerateSizes = sizes.map { row in
+            EnumerateSize(
+                n: row.size, backend: row.backend.rawValue, runsMs: row.samples.map(\.milliseconds).filter(\.isFinite),
+                medianMs: finite(row.milliseconds), msPerThousandRows: finite(row.millisecondsPerThousand),
+                rssGrowthMiB: row.growthMiB, peakRssMiB: row.peakMiB)
         }
         self.failures = failures
     }

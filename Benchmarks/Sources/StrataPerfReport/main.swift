@@ -8,6 +8,7 @@ import Foundation
 //
 //   StrataPerfReport [--n 100000] [--k 3] [--workloads insert,fetch] [--backends raw,strata]
 //                    [--json results/perf-report.json] [--plot results/ratios.svg]
+//                    [--enumerate-sizes 10000,100000,1000000]
 //   StrataPerfReport --one <backend> <workload> [--n 100000]      (one run; prints a RESULT line)
 //   StrataPerfReport --seed [--n 100000]                           (only build the seed files)
 
