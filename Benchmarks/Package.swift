@@ -2,8 +2,8 @@
 
 import PackageDescription
 
-// Benchmarks for Strata: the same five workloads against the raw SQLite C API, Strata's
-// SQLite store and GRDB. A separate package, so users of Strata never build its
+// Benchmarks for Strata: the same workloads against the raw SQLite C API (or plain Swift for
+// the in-memory and JSON stores), Strata's stores and GRDB. A separate package, so users of Strata never build its
 // benchmark-only dependencies.
 let package = Package(
     name: "StrataBenchmarks",
@@ -32,6 +32,8 @@ let package = Package(
             dependencies: [
                 "CSQLiteBench",
                 .product(name: "Strata", package: "Strata"),
+                .product(name: "StrataMemory", package: "Strata"),
+                .product(name: "StrataJSON", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/BenchWorkloads"

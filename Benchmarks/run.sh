@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the benchmarks, runs the ordo-one/benchmark suite and the paired ratio report,
-# and writes both to results/. A full run at N = 100,000 takes about 5–8 minutes on 2 cores
-# (plus the first release build).
+# Builds the benchmarks, runs the ordo-one/benchmark suite and the paired ratio report
+# (with its JSON file and SVG chart), and writes them to results/. A full run at
+# N = 100,000 takes several minutes on 2 cores (the ratio report alone, K = 3, about 4),
+# plus the first release build.
 #
 #   ./run.sh [N] [K]        N trips (default 100000), K paired repetitions for the report (default 3)
 #
@@ -16,6 +17,8 @@ stamp="$(date +%Y%m%d-%H%M%S)"
 mkdir -p results
 suite="results/benchmark-$N-$stamp.txt"
 report="results/report-$N-$stamp.md"
+report_json="results/report-$N-$stamp.json"
+chart="results/ratios-$N-$stamp.svg"
 
 # The raw baseline links the system sqlite3, like Strata. ordo-one/benchmark 1.38 on
 # Swift 6.3 counts mallocs with its own interposer, so jemalloc is not needed; older
@@ -59,14 +62,14 @@ if [ "${SKIP_SUITE:-0}" != 1 ]; then
                 if (u == "s") return value * 1e3
                 return value
             }
-            /^(insert|fetch|filter|lookup|update) (raw|strata|grdb)[ ]*$/ { split($0, name, " "); w = name[1]; b = name[2]; next }
+            /^(insert|fetch|filter|lookup|update|delete|graph|memfilter|json|enumerate) (raw|strata|grdb)[ ]*$/ { split($0, name, " "); w = name[1]; b = name[2]; next }
             w != "" && $2 ~ /Time \(wall clock\)/ { time[w, b] = ms($5 + 0, unit($2)); next }
             w != "" && $2 ~ /Memory \(resident peak\)/ { gsub(/ /, "", $5); mem[w, b] = $5 " " unit($2); next }
             END {
                 print "| workload | raw ms | strata ms | grdb ms | strata/raw | grdb/raw | peak RSS raw / strata / grdb |"
                 print "|---|---:|---:|---:|---:|---:|---|"
-                split("insert fetch filter lookup update", ws, " ")
-                for (i = 1; i <= 5; i++) {
+                n = split("insert fetch filter lookup update delete graph memfilter json enumerate", ws, " ")
+                for (i = 1; i <= n; i++) {
                     w = ws[i]
                     r = time[w, "raw"]; s = time[w, "strata"]; g = time[w, "grdb"]
                     printf "| %s | %s | %s | %s | %s | %s | %s / %s / %s |\n", w,
@@ -79,8 +82,8 @@ if [ "${SKIP_SUITE:-0}" != 1 ]; then
 fi
 
 echo >&2
-echo "== paired ratio report (N = $N, K = $K, one process per run) -> $report" >&2
-.build/release/StrataPerfReport --n "$N" --k "$K" | tee "$report"
+echo "== paired ratio report (N = $N, K = $K, one process per run) -> $report, $report_json, $chart" >&2
+.build/release/StrataPerfReport --n "$N" --k "$K" --json "$report_json" --plot "$chart" | tee "$report"
 
 echo >&2
 echo "== JSON store vs Foundation JSONEncoder/JSONDecoder (N = $N) -> results/json-$N.md" >&2

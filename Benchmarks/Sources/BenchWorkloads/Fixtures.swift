@@ -5,7 +5,8 @@ import Strata
 /// Seed files and fresh copies of them, made outside the timed part.
 ///
 /// Two seeds hold the same N trips: `raw-<N>.sqlite` (the raw baseline's schema, which
-/// GRDB's record maps to) and `strata-<N>.store` (written by Strata itself). Seeds are
+/// GRDB's record maps to) and `strata-<N>.store` (written by Strata itself); two more hold
+/// the graph workload's trips and items (see `Fixtures+Graph.swift`). Seeds are
 /// built once per directory and reused; every read, update or lookup run starts from a
 /// fresh copy, so the page cache is hot and no run sees another's writes.
 public final class Fixtures: Sendable {
@@ -47,6 +48,18 @@ public final class Fixtures: Sendable {
     public func prepareSeeds() throws {
         try prepareSeeds(for: .raw)
         try prepareSeeds(for: .strata)
+    }
+
+    /// Builds the seed that `backend` reads for `workload`, when it is missing: none for the
+    /// workloads that start empty or make their rows (`insert`, `memfilter`, `json`).
+    ///
+    /// - Throws: A SQLite, Strata or file error.
+    public func prepareSeeds(for backend: Backend, workload: Workload) throws {
+        switch workload {
+        case .insert, .memfilter, .json: return
+        case .graph: try prepareGraphSeed(for: backend)
+        case .fetch, .filter, .lookup, .update, .delete, .enumerate: try prepareSeeds(for: backend)
+        }
     }
 
     /// Builds the seed `backend` reads, when it is missing.

@@ -3,6 +3,7 @@ import GRDB
 
 /// GRDB 7's record API, as its documentation writes it.
 enum GRDBRuns {
+    /// Prepares GRDB's version of `workload` (it has none of `memfilter` and `json`).
     static func make(_ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
         switch workload {
         case .insert:
@@ -18,6 +19,14 @@ enum GRDBRuns {
         case .update:
             let queue = try open(fixtures.freshCopy(for: .grdb))
             return GRDBUpdate(queue: queue, trips: try queue.read { db in try GRDBTrip.fetchAll(db) })
+        case .delete:
+            return GRDBDelete(queue: try open(fixtures.freshCopy(for: .grdb)))
+        case .graph:
+            return GRDBGraph(queue: try open(fixtures.freshGraphCopy(for: .grdb)))
+        case .enumerate:
+            return GRDBEnumerate(queue: try open(fixtures.freshCopy(for: .grdb)))
+        case .memfilter, .json:
+            throw WorkloadNotApplicable(backend: .grdb, workload: workload)
         }
     }
 
@@ -122,5 +131,40 @@ final class GRDBUpdate: WorkloadRun {
             }
         }
         return trips.count
+    }
+}
+
+/// `GRDBTrip.deleteAll(db)` in one `write`; the checksum is the count GRDB returns.
+final class GRDBDelete: WorkloadRun {
+    let queue: DatabaseQueue
+
+    init(queue: DatabaseQueue) { self.queue = queue }
+
+    func run() throws -> Int {
+        try queue.write { db in try GRDBTrip.deleteAll(db) }
+    }
+
+    /// Checks that the table is empty.
+    func verify() throws {
+        let left = try queue.read { db in try GRDBTrip.fetchCount(db) }
+        if left != 0 { throw WorkloadCheckFailed(description: "grdb delete left \(left) rows") }
+    }
+}
+
+/// `GRDBTrip.fetchCursor(db)` stepped to the end in one `read`, reading `budget` of each record.
+final class GRDBEnumerate: WorkloadRun {
+    let queue: DatabaseQueue
+
+    init(queue: DatabaseQueue) { self.queue = queue }
+
+    func run() throws -> Int {
+        try queue.read { db in
+            let trips = try GRDBTrip.fetchCursor(db)
+            var touched = 0
+            while let trip = try trips.next() {
+                if trip.budget > 0 { touched += 1 }
+            }
+            return touched
+        }
     }
 }

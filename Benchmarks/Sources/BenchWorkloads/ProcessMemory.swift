@@ -25,6 +25,19 @@ public enum ProcessMemory {
         #endif
     }
 
+    /// Sets the peak resident set to the current one, so the next peak is that of what runs
+    /// after (Linux: `5` written to `/proc/self/clear_refs`); `false` where it cannot.
+    @discardableResult
+    public static func resetPeak() -> Bool {
+        #if os(Linux)
+        guard let file = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+        defer { try? file.close() }
+        return (try? file.write(contentsOf: Data("5".utf8))) != nil
+        #else
+        return false
+        #endif
+    }
+
     #if os(Linux)
     /// A `kB` line of `/proc/self/status`, such as `VmHWM:     41364 kB`.
     static func statusField(_ name: String) -> Int? {

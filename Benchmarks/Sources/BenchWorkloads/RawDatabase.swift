@@ -32,6 +32,18 @@ final class RawDatabase {
         try check(sqlite3_exec(handle, sql, nil, nil, nil), sql)
     }
 
+    /// The rows the last INSERT, UPDATE or DELETE changed.
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// The number of rows of `table`.
+    ///
+    /// - Throws: ``RawSQLiteError`` when the table is missing.
+    func count(_ table: String) throws -> Int {
+        let select = try prepare("SELECT count(*) FROM \"\(table)\"")
+        guard try select.step() else { return 0 }
+        return Int(select.int64(0))
+    }
+
     func prepare(_ sql: String) throws -> RawStatement {
         var statement: OpaquePointer?
         try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil), sql)

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The raw SQLite C API baseline.
+/// The raw SQLite C API baseline, and the plain Swift floors of the in-memory and JSON workloads.
 enum RawRuns {
+    /// Prepares the raw version of `workload`.
     static func make(_ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
         switch workload {
         case .insert:
@@ -19,7 +20,17 @@ enum RawRuns {
                 keys: TripValues.lookupKeys(count: fixtures.count))
         case .update:
             let database = try RawDatabase(path: fixtures.freshCopy(for: .raw).path)
-            return RawUpdate(database: database, rows: try RawFetch.all(database))
+            return RawUpdate(database: database, rows: try RawFetch.rows(database))
+        case .delete:
+            return RawDelete(database: try RawDatabase(path: fixtures.freshCopy(for: .raw).path))
+        case .enumerate:
+            return RawEnumerate(database: try RawDatabase(path: fixtures.freshCopy(for: .raw).path))
+        case .graph:
+            return RawGraph(database: try RawDatabase(path: fixtures.freshGraphCopy(for: .raw).path))
+        case .memfilter:
+            return ArrayFilter(objects: TripValues.rows(fixtures.count).map(TripObject.init))
+        case .json:
+            return CodableJSON(url: try fixtures.runFile("codable.json"), trips: TripValues.rows(fixtures.count).map(CodableTrip.init))
         }
     }
 }
@@ -59,20 +70,30 @@ final class RawInsert: WorkloadRun {
     }
 }
 
-/// `SELECT` every row into `TripRow` structs.
+/// `SELECT` every row into `TripObject` class instances: Strata's models are objects too, and
+/// the memory per live model is compared with plain objects holding the same values.
 final class RawFetch: WorkloadRun {
     let database: RawDatabase
 
     init(database: RawDatabase) { self.database = database }
 
     func run() throws -> Int {
-        let rows = try Self.all(database)
+        let objects = try Self.objects(database)
         var touched = 0
-        for row in rows where row.budget > 0 { touched += 1 }
+        for object in objects where object.budget > 0 { touched += 1 }
         return touched
     }
 
-    static func all(_ database: RawDatabase) throws -> [TripRow] {
+    /// Every row as a `TripObject`.
+    static func objects(_ database: RawDatabase) throws -> [TripObject] {
+        let select = try database.prepare("SELECT id, name, destination, startDate, endDate, budget, isFavorite FROM trip")
+        var objects: [TripObject] = []
+        while try select.step() { objects.append(TripObject(select.tripRow())) }
+        return objects
+    }
+
+    /// Every row as a `TripRow` struct (the rows the update changes).
+    static func rows(_ database: RawDatabase) throws -> [TripRow] {
         let select = try database.prepare("SELECT id, name, destination, startDate, endDate, budget, isFavorite FROM trip")
         var rows: [TripRow] = []
         while try select.step() { rows.append(select.tripRow()) }
@@ -155,5 +176,42 @@ final class RawUpdate: WorkloadRun {
         }
         try database.execute("COMMIT")
         return rows.count
+    }
+}
+
+/// `DELETE FROM trip` in one transaction; the checksum is SQLite's count of deleted rows.
+final class RawDelete: WorkloadRun {
+    let database: RawDatabase
+
+    init(database: RawDatabase) { self.database = database }
+
+    func run() throws -> Int {
+        try database.execute("BEGIN IMMEDIATE")
+        try database.execute("DELETE FROM trip")
+        let deleted = database.changes
+        try database.execute("COMMIT")
+        return deleted
+    }
+
+    /// Checks that the table is empty.
+    func verify() throws {
+        let left = try database.count("trip")
+        if left != 0 { throw WorkloadCheckFailed(description: "raw delete left \(left) rows") }
+    }
+}
+
+/// Steps one `SELECT` over every row, decoding each into a `TripRow` that is dropped at once.
+final class RawEnumerate: WorkloadRun {
+    let database: RawDatabase
+
+    init(database: RawDatabase) { self.database = database }
+
+    func run() throws -> Int {
+        let select = try database.prepare("SELECT id, name, destination, startDate, endDate, budget, isFavorite FROM trip")
+        var touched = 0
+        while try select.step() {
+            if select.tripRow().budget > 0 { touched += 1 }
+        }
+        return touched
     }
 }

@@ -6,11 +6,13 @@ import Strata
 /// Opening the container (schema check, connection, PRAGMAs) is untimed, like opening the
 /// raw connection and GRDB's queue; contexts are made inside the timed part.
 enum StrataRuns {
-    static func make(_ workload: Workload, fixtures: Fixtures, history: HistoryRetention) throws -> any WorkloadRun {
+    /// Prepares Strata's version of `workload`; with `undo`, its context records undo.
+    static func make(_ workload: Workload, fixtures: Fixtures, history: HistoryRetention, undo: Bool = false) throws -> any WorkloadRun {
         func container(_ url: URL) throws -> ModelContainer { try StrataRuns.container(url, history: history) }
         switch workload {
         case .insert:
-            return StrataInsert(container: try container(fixtures.runFile("strata-insert.store")), rows: TripValues.rows(fixtures.count))
+            return StrataInsert(
+                container: try container(fixtures.runFile("strata-insert.store")), rows: TripValues.rows(fixtures.count), undo: undo)
         case .fetch:
             return StrataFetch(container: try container(fixtures.freshCopy(for: .strata)))
         case .filter:
@@ -20,7 +22,25 @@ enum StrataRuns {
         case .update:
             let container = try container(fixtures.freshCopy(for: .strata))
             let context = ModelContext(container)
+            if undo { context.undoManager = UndoManager() }
             return StrataUpdate(context: context, trips: try context.fetch(FetchDescriptor<BenchTrip>()))
+        case .delete where undo:
+            // A delete by predicate records no undo, so the undo backend deletes model by model.
+            let container = try container(fixtures.freshCopy(for: .strata))
+            let context = ModelContext(container)
+            context.undoManager = UndoManager()
+            return StrataDeleteEach(context: context, trips: try context.fetch(FetchDescriptor<BenchTrip>()))
+        case .delete:
+            let container = try container(fixtures.freshCopy(for: .strata))
+            return StrataDelete(container: container, count: try ModelContext(container).fetchCount(FetchDescriptor<BenchTrip>()))
+        case .enumerate:
+            return StrataEnumerate(container: try container(fixtures.freshCopy(for: .strata)))
+        case .graph:
+            return StrataGraph(container: try GraphSeeds.strataContainer(fixtures.freshGraphCopy(for: .strata), history: history))
+        case .memfilter:
+            return try StrataMemoryFilter(rows: TripValues.rows(fixtures.count), history: history)
+        case .json:
+            return try StrataJSONSave(url: fixtures.runFile("strata.json"), rows: TripValues.rows(fixtures.count), history: history)
         }
     }
 
@@ -32,32 +52,42 @@ enum StrataRuns {
     }
 }
 
-/// `context.insert` of N new models, then `context.save()`.
+/// `context.insert` of N new models, then `context.save()`; with `undo`, the context has an `UndoManager`.
 final class StrataInsert: WorkloadRun {
     let container: ModelContainer
     let rows: [TripRow]
+    let undo: Bool
 
-    init(container: ModelContainer, rows: [TripRow]) {
+    init(container: ModelContainer, rows: [TripRow], undo: Bool = false) {
         self.container = container
         self.rows = rows
+        self.undo = undo
     }
 
     func run() throws -> Int {
-        try Self.insert(rows, into: container)
+        try Self.insert(rows[...], into: container, undo: undo)
     }
 
     @discardableResult
-    static func insert(_ rows: [TripRow], into container: ModelContainer) throws -> Int {
+    static func insert(_ rows: ArraySlice<TripRow>, into container: ModelContainer, undo: Bool = false) throws -> Int {
         let context = ModelContext(container)
+        if undo { context.undoManager = UndoManager() }
         for row in rows { context.insert(BenchTrip(row)) }
         try context.save()
         return rows.count
     }
 
-    /// Writes a seed file.
+    /// Writes a seed file, one context and save per `seedChunk` rows so a seed of a million
+    /// trips does not hold a million models (a seed of up to one chunk is one save, as before).
     static func write(_ rows: [TripRow], to url: URL) throws {
-        try insert(rows, into: StrataRuns.container(url))
+        let container = try StrataRuns.container(url)
+        for start in stride(from: 0, to: rows.count, by: seedChunk) {
+            try insert(rows[start..<min(start + seedChunk, rows.count)], into: container)
+        }
     }
+
+    /// How many trips one save of a seed writes.
+    static let seedChunk = 100_000
 }
 
 /// `fetch(FetchDescriptor<BenchTrip>())` in a fresh context, reading `budget` of each.
@@ -129,5 +159,70 @@ final class StrataUpdate: WorkloadRun {
         for trip in trips { trip.budget += 1 }
         try context.save()
         return trips.count
+    }
+}
+
+/// `context.delete(model: BenchTrip.self)` (a delete by predicate with none), then `save()`.
+final class StrataDelete: WorkloadRun {
+    let container: ModelContainer
+    /// The trips stored before the run, counted untimed.
+    let count: Int
+
+    init(container: ModelContainer, count: Int) {
+        self.container = container
+        self.count = count
+    }
+
+    func run() throws -> Int {
+        let context = ModelContext(container)
+        try context.delete(model: BenchTrip.self)
+        try context.save()
+        return count
+    }
+
+    /// Checks that no trip is left.
+    func verify() throws {
+        let left = try ModelContext(container).fetchCount(FetchDescriptor<BenchTrip>())
+        if left != 0 { throw WorkloadCheckFailed(description: "strata delete left \(left) trips") }
+    }
+}
+
+/// `context.delete(trip)` for every fetched model, then `save()` (the fetch is untimed): the
+/// delete that an undo manager records.
+final class StrataDeleteEach: WorkloadRun {
+    let context: ModelContext
+    let trips: [BenchTrip]
+
+    init(context: ModelContext, trips: [BenchTrip]) {
+        self.context = context
+        self.trips = trips
+    }
+
+    func run() throws -> Int {
+        for trip in trips { context.delete(trip) }
+        try context.save()
+        return trips.count
+    }
+
+    /// Checks that no trip is left.
+    func verify() throws {
+        let left = try ModelContext(context.container).fetchCount(FetchDescriptor<BenchTrip>())
+        if left != 0 { throw WorkloadCheckFailed(description: "strata delete left \(left) trips") }
+    }
+}
+
+/// `context.enumerate(FetchDescriptor<BenchTrip>(), batchSize: 5_000)` over every trip, reading `budget`.
+final class StrataEnumerate: WorkloadRun {
+    let container: ModelContainer
+
+    init(container: ModelContainer) { self.container = container }
+
+    func run() throws -> Int {
+        let context = ModelContext(container)
+        var touched = 0
+        try context.enumerate(FetchDescriptor<BenchTrip>(), batchSize: EnumerateShape.batchSize) { trip in
+            if trip.budget > 0 { touched += 1 }
+        }
+        return touched
     }
 }

@@ -8,6 +8,9 @@ public enum Backend: String, CaseIterable, Sendable {
     case strata
     /// The same with history off, the fair comparison with GRDB, which keeps none.
     case strataNoHistory = "strata-nohistory"
+    /// Strata with an `UndoManager` on the context and history on: what undo registration
+    /// costs the writes (insert, update, delete).
+    case strataUndo = "strata-undo"
     /// GRDB 7's record API with a Codable record.
     case grdb
 }
@@ -24,6 +27,16 @@ public enum Workload: String, CaseIterable, Sendable {
     case lookup
     /// Change `budget` of all N trips and save.
     case update
+    /// Delete all N trips and save.
+    case delete
+    /// Fetch N/10 trips with their three items each prefetched, reading one property of every item.
+    case graph
+    /// The filter's ten fetches against N trips held in memory (MemoryStore; `Array.filter` as the floor).
+    case memfilter
+    /// Save N trips to a JSON file, reopen it and fetch them all (JSONStore; Foundation's Codable as the floor).
+    case json
+    /// Visit all N trips a batch of 5,000 at a time, reading one property of each.
+    case enumerate
 }
 
 /// One prepared run of a workload: everything untimed happened in ``WorkloadRuns/make(_:_:fixtures:)``;
@@ -33,6 +46,32 @@ public protocol WorkloadRun: AnyObject {
     ///
     /// - Throws: The backend's error.
     func run() throws -> Int
+
+    /// Checks the run's effect after the clock stopped, such as a delete leaving no row.
+    ///
+    /// - Throws: ``WorkloadCheckFailed`` when the effect is not there; the backend's error.
+    func verify() throws
+}
+
+extension WorkloadRun {
+    /// Most runs prove themselves by their checksum alone.
+    public func verify() throws {}
+}
+
+/// A run whose effect, checked after timing, is not what the workload promises.
+public struct WorkloadCheckFailed: Error, CustomStringConvertible {
+    /// What was found instead.
+    public let description: String
+}
+
+/// A backend asked to run a workload it has no version of (GRDB has no in-memory or JSON
+/// store; the undo backend runs the writes only).
+public struct WorkloadNotApplicable: Error, CustomStringConvertible {
+    /// The backend asked.
+    public let backend: Backend
+    /// The workload it does not run.
+    public let workload: Workload
+    public var description: String { "\(backend.rawValue) does not run \(workload.rawValue)" }
 }
 
 /// The factory of workload runs.
@@ -40,11 +79,15 @@ public enum WorkloadRuns {
     /// Prepares one run: copies the seed, opens the database, generates or loads the rows it needs.
     ///
     /// - Throws: A SQLite, Strata, GRDB or file error.
+    /// - Throws: A SQLite, Strata, GRDB or file error; ``WorkloadNotApplicable`` when the
+    ///   backend does not run the workload (see ``Backend/runs(_:)``).
     public static func make(_ backend: Backend, _ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
+        guard backend.runs(workload) else { throw WorkloadNotApplicable(backend: backend, workload: workload) }
         switch backend {
         case .raw: return try RawRuns.make(workload, fixtures: fixtures)
         case .strata: return try StrataRuns.make(workload, fixtures: fixtures, history: .unlimited)
         case .strataNoHistory: return try StrataRuns.make(workload, fixtures: fixtures, history: .disabled)
+        case .strataUndo: return try StrataRuns.make(workload, fixtures: fixtures, history: .unlimited, undo: true)
         case .grdb: return try GRDBRuns.make(workload, fixtures: fixtures)
         }
     }
@@ -52,9 +95,10 @@ public enum WorkloadRuns {
     /// The checksum every backend must return for `workload` over `count` trips.
     public static func expectedChecksum(_ workload: Workload, count: Int) -> Int {
         switch workload {
-        case .insert, .fetch, .update: return count
+        case .insert, .fetch, .update, .delete, .json, .enumerate: return count
         case .lookup: return TripValues.lookupCount
-        case .filter:
+        case .graph: return GraphValues.tripCount(count) * GraphValues.itemsPerTrip
+        case .filter, .memfilter:
             let needle = TripValues.filterNeedle
             let matches = (0..<count).lazy.map(TripValues.row).filter {
                 $0.name.contains(needle) && $0.startDate > TripValues.filterCutoff
@@ -70,7 +114,23 @@ enum FilterQuery {
     static let repetitions = 10
 }
 
+/// The enumerate workload's shape.
+enum EnumerateShape {
+    /// How many models Strata loads per batch (`enumerate`'s default).
+    static let batchSize = 5_000
+}
+
 extension Backend {
     /// Whether the backend reads Strata's seed file rather than the raw one.
-    var readsStrataSeed: Bool { self == .strata || self == .strataNoHistory }
+    var readsStrataSeed: Bool { self == .strata || self == .strataNoHistory || self == .strataUndo }
+
+    /// Whether the backend has a version of `workload`: GRDB has no in-memory or JSON store,
+    /// and the undo backend only measures writes.
+    public func runs(_ workload: Workload) -> Bool {
+        switch self {
+        case .raw, .strata, .strataNoHistory: return true
+        case .grdb: return workload != .memfilter && workload != .json
+        case .strataUndo: return workload == .insert || workload == .update || workload == .delete
+        }
+    }
 }

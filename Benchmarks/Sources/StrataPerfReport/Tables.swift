@@ -1,0 +1,79 @@
+import BenchWorkloads
+import Foundation
+
+/// The report's Markdown tables: times and ratios, memory, and memory per live model.
+struct Tables {
+    let measurements: Measurements
+    let workloads: [Workload]
+    let backends: [Backend]
+    let repetitions: Int
+
+    /// Prints every table.
+    func printAll() {
+        printTimes()
+        printMemory()
+        printMemoryPerModel()
+        print("\nRatios are medians of per-repetition ratios (backend and raw paired in the same repetition).")
+        print("`–`: the backend does not run the workload (GRDB has no in-memory or JSON store; strata-undo measures writes only).")
+    }
+
+    /// Median times, the ratios to raw and the goal for each workload.
+    func printTimes() {
+        let others = backends.filter { $0 != .raw }
+        print("## Strata vs raw vs GRDB — N = \(grouped(measurements.count)), \(medianOf(repetitions)), one process per run\n")
+        print(row(["workload"] + backends.map { "\($0.rawValue) ms" } + others.map { "\($0.rawValue)/raw" } + ["goal"]))
+        print(rule(1 + backends.count + others.count + 1))
+        for workload in workloads {
+            var cells = [workload.label(count: measurements.count)]
+            cells += backends.map { format(measurements.milliseconds($0, workload)) }
+            cells += others.map { ratio(measurements.ratio($0, workload)) }
+            cells.append(workload.goal.map { "≤ \(format($0, 1))×" } ?? "–")
+            print(row(cells))
+        }
+    }
+
+    /// Median peak RSS, with the RSS at the start of the timed part and its growth during it.
+    func printMemory() {
+        print("\nPeak RSS, MiB (RSS when the timed part started; growth during the timed part):\n")
+        print(row(["workload"] + backends.map(\.rawValue)))
+        print(rule(1 + backends.count))
+        for workload in workloads {
+            var cells = [workload.label(count: measurements.count)]
+            cells += backends.map { backend in
+                guard let peak = measurements.peakMiB(backend, workload) else { return "–" }
+                return "\(format(peak)) (\(format(measurements.beforeMiB(backend, workload))); +\(format(measurements.growthMiB(backend, workload))))"
+            }
+            print(row(cells))
+        }
+    }
+
+    /// The RSS growth of `fetch` per model, against raw's plain `TripObject` instances.
+    func printMemoryPerModel() {
+        guard workloads.contains(.fetch) else { return }
+        let raw = measurements.bytesPerModel(.raw)
+        print("\nMemory per live model (`fetch`: RSS growth during the timed part / N; raw holds plain `final class` objects):\n")
+        print(row(["backend", "RSS growth MiB", "bytes per model", "×raw"]))
+        print(rule(4))
+        for backend in backends where !measurements.runs(backend, .fetch).isEmpty {
+            let bytes = measurements.bytesPerModel(backend)
+            let times = backend == .raw ? "1.00×" : ratio(bytes.flatMap { value in raw.map { value / $0 } })
+            print(row([backend.rawValue, format(measurements.growthMiB(backend, .fetch)), format(bytes, 0), times]))
+        }
+    }
+}
+
+/// A ratio as the tables write it, `6.67×`, or `–`.
+func ratio(_ value: Double?) -> String {
+    guard let value, value.isFinite else { return "–" }
+    return format(value, 2) + "×"
+}
+
+/// A Markdown table row.
+func row(_ cells: [String]) -> String {
+    "| " + cells.joined(separator: " | ") + " |"
+}
+
+/// A Markdown header rule: the first column left-aligned, the rest right-aligned.
+func rule(_ columns: Int) -> String {
+    "|---|" + String(repeating: "---:|", count: max(columns - 1, 0))
+}
