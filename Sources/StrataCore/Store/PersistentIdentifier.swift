@@ -87,7 +87,7 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
             var last: Scope?
         }
 
-        private static let table = Mutex(Table())
+        private static let table = Locked(Table())
 
         /// The scope of `storeIdentifier` and `entityName`, made at the first request.
         static func named(storeIdentifier: String?, entityName: String) -> Scope {
