@@ -111,12 +111,15 @@ extension ModelContext {
             }
             return model
         }
-        let runtime = try runtime(of: snapshot)
         if !knownSnapshots.isEmpty { knownSnapshots[id] = nil }
-        let slots = try slots(from: snapshot, runtime: runtime, partial: partial)
-        let model = runtime.makeModel(slots, id, self)
-        registered.register(model, as: id)
-        return model
+        return try register(snapshot, runtime: try runtime(of: snapshot), partial: partial)
+    }
+
+    /// Makes the model of `snapshot`, a row of `runtime`'s class, and registers it; a model
+    /// registered as its identifier already (a store that listed a row twice) is kept and returned.
+    private func register(_ snapshot: DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> any PersistentModel {
+        let made = runtime.makeModel(try slots(from: snapshot, runtime: runtime, partial: partial), snapshot.persistentIdentifier, self)
+        return registered.registerIfAbsent(made, as: snapshot.persistentIdentifier) ?? made
     }
 
     /// Registers the models of fetched snapshots and returns those of type `T`, in order.
@@ -142,18 +145,16 @@ extension ModelContext {
                 if let model = try materialize(snapshot, partial: partial) as? T { models.append(model) }
                 continue
             }
-            let id = snapshot.persistentIdentifier
+            let entityName = snapshot.persistentIdentifier.entityName
             let stored: EntityRuntime
-            if let lastRuntime, lastName == id.entityName {
+            if let lastRuntime, lastName == entityName {
                 stored = lastRuntime
             } else {
-                stored = try runtime(for: id.entityName)
-                (lastName, lastRuntime) = (id.entityName, stored)
+                stored = try runtime(for: entityName)
+                (lastName, lastRuntime) = (entityName, stored)
             }
-            let runtime = stored.isInHierarchy ? try self.runtime(of: snapshot) : stored
-            let made = runtime.makeModel(try slots(from: snapshot, runtime: runtime, partial: partial), id, self)
-            // A store that listed a row twice gets the model registered first, as one at a time would.
-            let model = registered.registerIfAbsent(made, as: id) ?? made
+            let runtime = try self.runtime(of: snapshot, stored: stored)
+            let model = try register(snapshot, runtime: runtime, partial: partial)
             if runtime.modelType == T.self {
                 models.append(unsafeDowncast(model as AnyObject, to: T.self))
             } else if let model = model as? T {
@@ -168,8 +169,10 @@ extension ModelContext {
     ///
     /// - Throws: ``SwiftDataError/modelValidationFailure`` naming the row when the
     ///   discriminator names no class of the hierarchy in this container's schema.
-    func runtime(of snapshot: DefaultSnapshot) throws -> EntityRuntime {
-        let stored = try runtime(for: snapshot.persistentIdentifier.entityName)
+    /// - Parameter stored: The runtime of the snapshot's identifier's entity, when the caller
+    ///   has it already.
+    func runtime(of snapshot: DefaultSnapshot, stored: EntityRuntime? = nil) throws -> EntityRuntime {
+        let stored = try stored ?? runtime(for: snapshot.persistentIdentifier.entityName)
         guard stored.isInHierarchy else { return stored }
         switch snapshot[Schema.entityDiscriminator] {
         case nil, .null?:

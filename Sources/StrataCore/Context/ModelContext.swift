@@ -124,17 +124,11 @@ public final class ModelContext: Equatable {
         // between related models so the graph is freed with the context. Only models of
         // classes with relationships can be in one, so only those are read: touching every
         // model a large fetch made, long out of the cache, was a measurable part of it.
-        var holdsModels: [ObjectIdentifier: Bool] = [:]
-        for id in registered.identifiers {
-            let scope = ObjectIdentifier(id.id.scope)
-            let holds: Bool
-            if let known = holdsModels[scope] {
-                holds = known
-            } else {
-                holds = core.storageEntitiesHoldingModels.contains(id.entityName)
-                holdsModels[scope] = holds
+        let holding = core.storageEntitiesHoldingModels
+        if !holding.isEmpty {
+            for id in registered.identifiers where holding.contains(id.entityName) {
+                if let model = registered[id] { (model.anyBackingData as? any ManagedData)?.release() }
             }
-            if holds, let model = registered[id] { (model.anyBackingData as? any ManagedData)?.release() }
         }
         for data in ownersKeptAlive { data.release() }
         for store in core.stores { store.invalidateState(for: editingState) }
