@@ -2,33 +2,20 @@ import Foundation
 import Strata
 import StrataMemory
 
-/// The filter's predicate, ten times, each in a new context, against N trips in a
-/// `MemoryStoreConfiguration` store that was filled and saved untimed.
-final class StrataMemoryFilter: WorkloadRun {
-    let container: ModelContainer
-
-    /// Opens a memory store with `history` and saves `rows` into it.
+/// The filter workload against N trips in a `MemoryStoreConfiguration` store: the same
+/// timed part as ``StrataFilter``, over a container filled and saved untimed.
+enum StrataMemoryFilter {
+    /// Opens a memory store with `history`, saves `rows` into it, and returns the filter run over it.
     ///
     /// - Throws: A Strata error.
-    init(rows: [TripRow], history: HistoryRetention) throws {
+    static func make(rows: [TripRow], history: HistoryRetention) throws -> StrataFilter {
         var configuration = MemoryStoreConfiguration(name: "memfilter")
         configuration.historyRetention = history
-        container = try ModelContainer(for: BenchTrip.self, configurations: configuration)
+        let container = try ModelContainer(for: BenchTrip.self, configurations: configuration)
         let context = ModelContext(container)
         for row in rows { context.insert(BenchTrip(row)) }
         try context.save()
-    }
-
-    func run() throws -> Int {
-        let needle = TripValues.filterNeedle
-        let cutoff = Date(timeIntervalSinceReferenceDate: TripValues.filterCutoff)
-        let descriptor = FetchDescriptor<BenchTrip>(predicate: #Predicate { $0.name.contains(needle) && $0.startDate > cutoff })
-        var matched = 0
-        for _ in 0..<FilterQuery.repetitions {
-            let context = ModelContext(container)
-            matched += try context.fetch(descriptor).count
-        }
-        return matched
+        return StrataFilter(container: container)
     }
 }
 

@@ -38,7 +38,7 @@ enum StrataRuns {
         case .graph:
             return StrataGraph(container: try GraphSeeds.strataContainer(fixtures.freshGraphCopy(for: .strata), history: history))
         case .memfilter:
-            return try StrataMemoryFilter(rows: TripValues.rows(fixtures.count), history: history)
+            return try StrataMemoryFilter.make(rows: TripValues.rows(fixtures.count), history: history)
         case .json:
             return try StrataJSONSave(url: fixtures.runFile("strata.json"), rows: TripValues.rows(fixtures.count), history: history)
         }
