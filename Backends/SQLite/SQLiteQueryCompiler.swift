@@ -136,6 +136,19 @@ struct SQLiteQueryCompiler: Sendable {
             filter: filter, sort: sort, limit: limit, offset: offset)
     }
 
+    /// `SELECT t0."_pk" FROM "Entity" AS t0 [WHERE ...]`: the keys of the matching rows, in no
+    /// particular order, to use as an `IN (...)` subquery.
+    ///
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` for a filter SQL cannot express;
+    ///   ``DataStoreError/unsupportedFeature`` for an unknown entity.
+    func keys(entity: String, filter: FilterExpression?) throws -> SQLiteQuery {
+        var compilation = try Compilation(compiler: self, entity: entity)
+        var query = SQLiteQuery(sql: "SELECT " + Alias.root.sql + "." + SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey) + " FROM ")
+        query += compilation.rootTable
+        if let filter { query += " WHERE " + (try compilation.whereCondition(filter)) }
+        return query
+    }
+
     /// `SELECT COUNT(*) ...`: the number of matching rows, after `offset` and `limit`.
     ///
     /// - Throws: ``DataStoreError/preferInMemoryFilter`` for a filter SQL cannot express;

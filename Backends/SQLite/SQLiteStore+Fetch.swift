@@ -73,10 +73,9 @@ extension SQLiteStore {
             let statement = try connection.cached(query.sql)
             try statement.bind(query.bindings)
             defer { statement.reset() }
+            let template = try PersistentIdentifier.identifier(for: identifier, entityName: table.entityName, primaryKey: 0)
             var identifiers: [PersistentIdentifier] = []
-            while try statement.step() {
-                identifiers.append(try PersistentIdentifier.identifier(for: identifier, entityName: table.entityName, primaryKey: statement.int64(0)))
-            }
+            while try statement.step() { identifiers.append(template.replacingPrimaryKey(statement.int64(0))) }
             return identifiers
         }
     }
@@ -88,22 +87,11 @@ extension SQLiteStore {
     public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
         let table = try table(for: T.self)
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
-        let keysQuery = try compiler.identifiers(entity: table.entityName, filter: try request.filter, sort: [], limit: nil, offset: nil)
-        let deleted: [DefaultSnapshot] = try read { connection in
-            let statement = try connection.prepare(keysQuery.sql)
-            try statement.bind(keysQuery.bindings)
-            var snapshots: [DefaultSnapshot] = []
-            while try statement.step() {
-                let id = try PersistentIdentifier.identifier(for: identifier, entityName: table.entityName, primaryKey: statement.int64(0))
-                snapshots.append(DefaultSnapshot(persistentIdentifier: id, propertyNames: [], values: []))
-            }
-            return snapshots
-        }
-        guard !deleted.isEmpty else { return }
+        let filter = try request.filter
         var writer = SaveWriter(store: self)
         try write { connection in
             try connection.transaction {
-                try writer.apply(inserted: [], updated: [], deleted: deleted, on: connection)
+                try writer.deleteRows(of: table, matching: filter, on: connection)
                 _ = try writer.recordHistory(author: request.editingState.author, on: connection)
             }
         }
@@ -211,7 +199,7 @@ struct SnapshotReader {
         let kinds = columns.map(\.kind)
         let external = columns.map(\.externalStorage)
         let identifier = store.identifier
-        let entityName = table.entityName
+        let template = try PersistentIdentifier.identifier(for: identifier, entityName: table.entityName, primaryKey: 0)
         let count = names.count
         var snapshots: [DefaultSnapshot] = []
         // One pass: each row becomes its snapshot as it is stepped, its values written into
@@ -234,8 +222,7 @@ struct SnapshotReader {
                         storeIdentifier: identifier, table: table.tableName, column: columns[index].name)
                 }
             }
-            let id = try PersistentIdentifier.identifier(for: identifier, entityName: entityName, primaryKey: statement.int64(0))
-            snapshots.append(DefaultSnapshot(persistentIdentifier: id, propertyNames: names, values: values))
+            snapshots.append(DefaultSnapshot(persistentIdentifier: template.replacingPrimaryKey(statement.int64(0)), propertyNames: names, values: values))
         }
         try loadToMany(into: &snapshots, positions: partial ? positions : nil, on: connection)
         return snapshots
@@ -270,11 +257,12 @@ struct SnapshotReader {
                 query = store.compiler.joinMembers(join: join, owner: owner, member: member, keys: keyList)
             }
             var lists = [[PersistentIdentifier]](repeating: [], count: keys.count)
+            let template = try PersistentIdentifier.identifier(for: store.identifier, entityName: destination, primaryKey: 0)
             let statement = try connection.cached(query.sql)
             try statement.bind(query.bindings)
             while try statement.step() {
                 guard let row = rowOf[statement.int64(0)] else { continue }
-                lists[row].append(try PersistentIdentifier.identifier(for: store.identifier, entityName: destination, primaryKey: statement.int64(1)))
+                lists[row].append(template.replacingPrimaryKey(statement.int64(1)))
             }
             statement.reset()
             for row in snapshots.indices { snapshots[row][index: position] = .identifiers(lists[row]) }

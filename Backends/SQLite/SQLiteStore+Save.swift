@@ -232,6 +232,51 @@ struct SaveWriter {
         }
     }
 
+    /// Deletes every row of `table` that `filter` selects (every row for `nil`), with their
+    /// join rows and external files, in one statement per table rather than one per row.
+    ///
+    /// The keys of the deleted rows are read first, with their `.preserveValueOnDeletion`
+    /// and external-storage columns, only when the history or the external files need them.
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the filter has no SQL form, or
+    ///   ``SQLiteStoreError``; the caller's transaction then rolls back.
+    mutating func deleteRows(of table: SQLiteSchemaMapping.Table, matching filter: FilterExpression?, on connection: SQLiteConnection) throws {
+        let preserved = recordsHistory ? store.tombstoneQueries[table.entityName]?.columns ?? [] : []
+        let external = store.externalStorage == nil ? [] : table.columns.filter(\.externalStorage)
+        if recordsHistory || !external.isEmpty {
+            let query = try store.compiler.select(
+                entity: table.entityName,
+                columns: ([SQLiteSchemaMapping.primaryKey] + (preserved + external).map(\.name)).map(store.qualified),
+                filter: filter, sort: [], limit: nil, offset: nil)
+            let statement = try connection.prepare(query.sql)
+            try statement.bind(query.bindings)
+            while try statement.step() {
+                let key = statement.int64(0)
+                if recordsHistory {
+                    history.delete(table.entityName, key: key, tombstone: try tombstone(preserved, in: table, from: statement, at: 1))
+                }
+                for index in external.indices {
+                    if case .text(let reference) = statement.column(Int32(1 + preserved.count + index)),
+                        reference.hasPrefix(ExternalStorage.referencePrefix)
+                    {
+                        filesToRemove.append(reference)
+                    }
+                }
+            }
+        }
+        let keys = try store.compiler.keys(entity: table.entityName, filter: filter)
+        for property in table.properties {
+            guard case .joinTable(let name, let owner, _, _) = property, let join = store.statements.joinSide(name, owner: owner) else { continue }
+            let query = SQLiteQuery(sql: join.clearOwners + "(") + keys + ")"
+            let statement = try connection.prepare(query.sql)
+            try statement.bind(query.bindings)
+            try statement.run()
+        }
+        let query = try store.compiler.delete(entity: table.entityName, filter: filter)
+        let statement = try connection.prepare(query.sql)
+        try statement.bind(query.bindings)
+        try statement.run()
+    }
+
     /// The stored values of the `.preserveValueOnDeletion` columns of row `key`, read before it is deleted.
     private func tombstone(of key: Int64, in table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> [String: PersistentValue] {
         guard let query = store.tombstoneQueries[table.entityName] else { return [:] }
@@ -239,9 +284,16 @@ struct SaveWriter {
         try statement.bind([.integer(key)])
         defer { statement.reset() }
         guard try statement.step() else { return [:] }
+        return try tombstone(query.columns, in: table, from: statement, at: 0)
+    }
+
+    /// The values of `columns`, read from the current row of `statement` starting at column `first`.
+    private func tombstone(
+        _ columns: [SQLiteSchemaMapping.Column], in table: SQLiteSchemaMapping.Table, from statement: SQLiteStatement, at first: Int
+    ) throws -> [String: PersistentValue] {
         var values: [String: PersistentValue] = [:]
-        for (index, column) in query.columns.enumerated() {
-            var stored = statement.column(Int32(index))
+        for (index, column) in columns.enumerated() {
+            var stored = statement.column(Int32(first + index))
             if column.externalStorage { stored = try store.resolvingExternalReference(stored) }
             values[column.name] = try SQLiteValueCodec.decode(
                 stored, kind: column.kind, destination: column.destination, storeIdentifier: store.identifier, table: table.tableName,

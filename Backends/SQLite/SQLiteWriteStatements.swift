@@ -26,6 +26,8 @@ final class SQLiteWriteStatements: Sendable {
     struct JoinSide: Sendable, Hashable {
         /// `DELETE FROM "J" WHERE "owner" = ?1`.
         let clear: String
+        /// `DELETE FROM "J" WHERE "owner" IN `, to be followed by a parenthesised list or subquery of keys.
+        let clearOwners: String
         /// `INSERT OR IGNORE INTO "J" ("owner", "member") VALUES (?1, ?2)`.
         let insert: String
     }
@@ -67,6 +69,7 @@ final class SQLiteWriteStatements: Sendable {
                 let joinName = SQLIdentifier.quote(join)
                 joinSides[Self.joinKey(join, owner)] = JoinSide(
                     clear: "DELETE FROM \(joinName) WHERE \(SQLIdentifier.quote(owner)) = ?1",
+                    clearOwners: "DELETE FROM \(joinName) WHERE \(SQLIdentifier.quote(owner)) IN ",
                     insert: "INSERT OR IGNORE INTO \(joinName) (\(SQLIdentifier.quote(owner)), \(SQLIdentifier.quote(member))) VALUES (?1, ?2)")
             }
         }

@@ -72,3 +72,17 @@ enum NotesV2: VersionedSchema {
         init(text: String) { self.text = text }
     }
 }
+
+/// A to-many relationship with no inverse, kept in a join table, and a large attribute kept
+/// beside the store: what a delete by predicate must remove besides the rows.
+@Model final class Album {
+    var title: String
+    @Attribute(.externalStorage) var cover: Data?
+    @Relationship(deleteRule: .noAction) var pictures: [Picture] = []
+    init(title: String) { self.title = title }
+}
+
+@Model final class Picture {
+    var caption: String
+    init(caption: String) { self.caption = caption }
+}

@@ -249,6 +249,41 @@ extension SQLiteStoreTests {
         let left = try ModelContext(container).fetch(FetchDescriptor<DiskTrip>())
         #expect(left.map(\.destination) == ["Zürich"])
     }
+
+    @Test func deleteByPredicateRemovesJoinRowsAndExternalFilesOfTheMatchesOnly() throws {
+        let url = storeURL("albums")
+        let container = try ModelContainer(for: Album.self, Picture.self, configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        for title in ["Summer", "Winter", "Spring"] {
+            let album = Album(title: title)
+            album.cover = Data(repeating: UInt8(title.count), count: 200_000)
+            album.pictures = [Picture(caption: "\(title) 1"), Picture(caption: "\(title) 2")]
+            context.insert(album)
+        }
+        try context.save()
+        let external = URL(fileURLWithPath: url.path + ".external")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: external.path).count == 3)
+
+        try context.delete(model: Album.self, where: #Predicate { $0.title != "Winter" })
+        try context.save()
+        let connection = try SQLiteConnection(path: url.path)
+        let join = try #require(SQLiteSchemaMapping(schema: container.schema).joinTables.first)
+        let statement = try connection.prepare("SELECT COUNT(*) FROM \(SQLIdentifier.quote(join.name))")
+        #expect(try statement.step())
+        #expect(statement.int64(0) == 2, "the deleted albums' join rows are left behind")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: external.path).count == 1, "the deleted albums' covers are left behind")
+
+        // SQLite reuses the keys of deleted rows: a new album must not inherit old pictures.
+        try context.delete(model: Album.self)
+        try context.save()
+        context.insert(Album(title: "Autumn"))
+        try context.save()
+        let fresh = try ModelContext(container).fetch(FetchDescriptor<Album>())
+        #expect(fresh.map(\.title) == ["Autumn"])
+        #expect(fresh.first?.pictures.isEmpty == true)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Picture>()) == 6)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: external.path).isEmpty)
+    }
 }
 
 // MARK: Changes made by other processes

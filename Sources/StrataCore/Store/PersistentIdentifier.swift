@@ -25,6 +25,11 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
             self.primaryKey = primaryKey
         }
 
+        init(scope: Scope, primaryKey: PrimaryKey) {
+            self.scope = scope
+            self.primaryKey = primaryKey
+        }
+
         /// Hashes the key and the scope's identity: no string is hashed, and identity maps
         /// hash identifiers for every fetched row.
         public func hash(into hasher: inout Hasher) {
@@ -179,6 +184,22 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         guard !storeIdentifier.isEmpty, !entityName.isEmpty else { throw DataStoreError.unsupportedFeature }
         return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: .int(primaryKey))
     }
+
+    /// An identifier of the same store and entity under another integer key.
+    ///
+    /// A store that makes one identifier per row of an entity makes the first with
+    /// ``identifier(for:entityName:primaryKey:)-(String,_,Int64)`` and the others from it,
+    /// which skips looking up the store and entity for every row:
+    ///
+    /// ```swift
+    /// let template = try PersistentIdentifier.identifier(for: store.identifier, entityName: "Trip", primaryKey: 0)
+    /// let ids = keys.map { template.replacingPrimaryKey($0) }
+    /// ```
+    public func replacingPrimaryKey(_ primaryKey: Int64) -> PersistentIdentifier {
+        PersistentIdentifier(id: ID(scope: id.scope, primaryKey: .int(primaryKey)))
+    }
+
+    private init(id: ID) { self.id = id }
 
     /// The key the store gave this model, if it has the requested type.
     ///
