@@ -29,6 +29,16 @@ extension SQLiteQueryCompiler {
         return "SELECT \(name: column), \(name: key) FROM \(name: destination) WHERE \(name: column) IN (SELECT value FROM json_each(\(bind: .text(keys)))) ORDER BY \(name: key)"
     }
 
+    /// The whole rows of the members of a to-many relationship stored as the destination's
+    /// to-one `column`, for the owners whose keys `keys` lists (a JSON array): the owner's key,
+    /// then `columns` of the destination, in member order.
+    func inverseRows(destination: String, column: String, columns: [String], keys: String) -> SQLiteQuery {
+        let list = ([column] + columns).map { "\(Alias.root.sql).\(SQLIdentifier.quote($0))" }.joined(separator: ", ")
+        let owner: SQLiteQuery = "\(alias: .root).\(name: column)"
+        let key: SQLiteQuery = "\(alias: .root).\(name: SQLiteSchemaMapping.primaryKey)"
+        return "\(SQLiteQuery(sql: "SELECT " + list)) FROM \(name: destination) AS \(alias: .root) WHERE \(owner) IN (SELECT value FROM json_each(\(bind: .text(keys)))) ORDER BY \(key)"
+    }
+
     /// The members of a to-many relationship stored in join table `join`, for the owners
     /// whose keys `keys` lists (a JSON array): rows of (owner, member), in the order they were written.
     func joinMembers(join: String, owner: String, member: String, keys: String) -> SQLiteQuery {

@@ -12,7 +12,9 @@ extension SQLiteStore {
         let table = try table(for: T.self)
         let wanted = Set(request.propertyNamesToFetch)
         let columns = wanted.isEmpty ? table.columns : table.columns.filter { wanted.contains($0.name) }
-        let reader = SnapshotReader(store: self, table: table, columns: columns, partial: !wanted.isEmpty, wanted: wanted)
+        var reader = SnapshotReader(store: self, table: table, columns: columns, partial: !wanted.isEmpty, wanted: wanted)
+        if wanted.isEmpty { reader.prefetching = prefetchedRelationships(of: table, request.descriptor.relationshipKeyPathsForPrefetching) }
+        var related: [PersistentIdentifier: DefaultSnapshot] = [:]
         if let identifiers = request.identifiers {
             let keys = requestedKeys(identifiers, in: table)
             let snapshots = try read { connection in
@@ -21,13 +23,13 @@ extension SQLiteStore {
                     let query = try compiler.lookup(
                         entity: table.entityName, columns: [qualified(SQLiteSchemaMapping.primaryKey)] + columns.map { qualified($0.name) },
                         keys: chunk)
-                    for snapshot in try reader.read(query, on: connection) {
+                    for snapshot in try reader.read(query, on: connection, related: &related) {
                         if let key = snapshot.persistentIdentifier.primaryKey(as: Int64.self) { byKey[key] = snapshot }
                     }
                 }
                 return keys.compactMap { byKey[$0] }
             }
-            return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots)
+            return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots, relatedSnapshots: related)
         }
         let filter = try request.filter
         let sort = try request.sortKeys
@@ -35,8 +37,22 @@ extension SQLiteStore {
             entity: table.entityName,
             columns: [qualified(SQLiteSchemaMapping.primaryKey)] + columns.map { qualified($0.name) },
             filter: filter, sort: sort, limit: request.descriptor.fetchLimit, offset: request.descriptor.fetchOffset)
-        let snapshots = try read { connection in try reader.read(query, on: connection) }
-        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots)
+        let snapshots = try read { connection in try reader.read(query, on: connection, related: &related) }
+        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots, relatedSnapshots: related)
+    }
+
+    /// The names of the to-many relationships of `table` that `keyPaths` prefetches and that
+    /// the destination keeps as a to-one column: the reader loads their rows whole.
+    private func prefetchedRelationships<T: PersistentModel>(of table: SQLiteSchemaMapping.Table, _ keyPaths: [PartialKeyPath<T>]) -> Set<String> {
+        guard !keyPaths.isEmpty, let entity = schema.entitiesByName[table.entityName] else { return [] }
+        var names: Set<String> = []
+        for (slot, property) in table.properties.enumerated() {
+            guard case .inverseColumn = property, let relationship = entity.relationshipsByName[table.propertyNames[slot]],
+                let keyPath = relationship.keypath, keyPaths.contains(where: { $0 as AnyKeyPath == keyPath })
+            else { continue }
+            names.insert(relationship.name)
+        }
+        return names
     }
 
     /// The number of rows matching the request.
@@ -186,15 +202,34 @@ struct SnapshotReader {
     let columns: [SQLiteSchemaMapping.Column]
     let partial: Bool
     let wanted: Set<String>
+    /// The to-many relationships, by name, whose destination rows are read whole with their
+    /// identifiers and handed back as related snapshots: those a fetch prefetches that the
+    /// destination keeps as a to-one column. One query then loads both, where the core
+    /// would otherwise look every destination up by key.
+    var prefetching: Set<String> = []
 
-    func read(_ query: SQLiteQuery, on connection: SQLiteConnection) throws -> [DefaultSnapshot] {
+    /// The snapshots of the rows `query` selects (their key first, then `columns`), with
+    /// their to-many relationships; the destination rows of `prefetching` go into `related`.
+    ///
+    /// - Throws: ``SQLiteStoreError``, or ``SQLiteStoreError/corruptValue(table:column:expected:)``.
+    func read(
+        _ query: SQLiteQuery, on connection: SQLiteConnection, related: inout [PersistentIdentifier: DefaultSnapshot]
+    ) throws -> [DefaultSnapshot] {
         let statement = try connection.cached(query.sql)
         try statement.bind(query.bindings)
         defer { statement.reset() }
+        var snapshots = try rows(of: statement, first: 0) { _ in }
+        try loadToMany(into: &snapshots, positions: partial ? positionsByName() : nil, related: &related, on: connection)
+        return snapshots
+    }
+
+    /// Steps `statement` to its end, making each row's snapshot from its key in column `first`
+    /// and the values of `columns` after it; `visit` sees each row before it is read.
+    private func rows(of statement: SQLiteStatement, first: Int32, _ visit: (SQLiteStatement) -> Void) throws -> [DefaultSnapshot] {
         let names = partial ? partialNames() : table.propertyNames
         // Per column, once: where its value goes and how to decode it; the row loop then
         // touches no strings or dictionaries. A full row puts each column at its slot.
-        let positions = partial ? Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) }) : [:]
+        let positions = partial ? positionsByName() : [:]
         let columnPositions = partial ? columns.map { positions[$0.name] } : columns.map { Optional($0.slot) }
         let kinds = columns.map(\.kind)
         let external = columns.map(\.externalStorage)
@@ -205,12 +240,13 @@ struct SnapshotReader {
         // One pass: each row becomes its snapshot as it is stepped, its values written into
         // a new buffer in place (copying a template row cost more than the row's own reads).
         while try statement.step() {
+            visit(statement)
             let values = try [PersistentValue](unsafeUninitializedCapacity: count) { buffer, initialized in
                 for slot in 0..<count { buffer.initializeElement(at: slot, to: .null) }
                 initialized = count
                 for index in columnPositions.indices {
                     guard let position = columnPositions[index] else { continue }
-                    let column = Int32(index + 1)
+                    let column = first + 1 + Int32(index)
                     if !external[index], let value = statement.value(at: column, kind: kinds[index]) {
                         buffer[position] = value
                         continue
@@ -222,10 +258,14 @@ struct SnapshotReader {
                         storeIdentifier: identifier, table: table.tableName, column: columns[index].name)
                 }
             }
-            snapshots.append(DefaultSnapshot(persistentIdentifier: template.replacingPrimaryKey(statement.int64(0)), propertyNames: names, values: values))
+            snapshots.append(
+                DefaultSnapshot(persistentIdentifier: template.replacingPrimaryKey(statement.int64(first)), propertyNames: names, values: values))
         }
-        try loadToMany(into: &snapshots, positions: partial ? positions : nil, on: connection)
         return snapshots
+    }
+
+    private func positionsByName() -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: partialNames().enumerated().map { ($1, $0) })
     }
 
     private func partialNames() -> [String] {
@@ -233,7 +273,10 @@ struct SnapshotReader {
     }
 
     /// `positions` maps names to positions in a partial row; `nil` for full rows, in slot order.
-    private func loadToMany(into snapshots: inout [DefaultSnapshot], positions: [String: Int]?, on connection: SQLiteConnection) throws {
+    private func loadToMany(
+        into snapshots: inout [DefaultSnapshot], positions: [String: Int]?, related: inout [PersistentIdentifier: DefaultSnapshot],
+        on connection: SQLiteConnection
+    ) throws {
         // Only entities with to-many relationships read anything more.
         guard !snapshots.isEmpty, table.properties.contains(where: { if case .column = $0 { false } else if case .crossStoreList = $0 { false } else { true } })
         else { return }
@@ -250,6 +293,10 @@ struct SnapshotReader {
             case .column, .crossStoreList:
                 continue
             case .inverseColumn(let target, let column):
+                if prefetching.contains(name), let lists = try prefetch(target, through: column, keys: keyList, rowOf: rowOf, related: &related, on: connection) {
+                    for row in snapshots.indices { snapshots[row][index: position] = .identifiers(lists[row]) }
+                    continue
+                }
                 destination = target
                 query = store.compiler.inverseMembers(destination: target, column: column, keys: keyList)
             case .joinTable(let join, let owner, let member, let target):
@@ -267,5 +314,34 @@ struct SnapshotReader {
             statement.reset()
             for row in snapshots.indices { snapshots[row][index: position] = .identifiers(lists[row]) }
         }
+    }
+
+    /// Reads the whole rows of `target` whose to-one `column` holds one of `keys` (a JSON
+    /// array of the owners' keys, whose rows `rowOf` gives), in key order: their snapshots go
+    /// into `related`, and their identifiers are returned as each owner's list. `nil` when
+    /// the store has no table for `target`.
+    private func prefetch(
+        _ target: String, through column: String, keys: String, rowOf: [Int64: Int],
+        related: inout [PersistentIdentifier: DefaultSnapshot], on connection: SQLiteConnection
+    ) throws -> [[PersistentIdentifier]]? {
+        guard let destination = store.mapping.tables[target] else { return nil }
+        let reader = SnapshotReader(store: store, table: destination, columns: destination.columns, partial: false, wanted: [])
+        let query = store.compiler.inverseRows(
+            destination: target, column: column, columns: [SQLiteSchemaMapping.primaryKey] + destination.columns.map(\.name), keys: keys)
+        let statement = try connection.cached(query.sql)
+        try statement.bind(query.bindings)
+        defer { statement.reset() }
+        var owners: [Int?] = []
+        var members = try reader.rows(of: statement, first: 1) { owners.append(rowOf[$0.int64(0)]) }
+        statement.reset()
+        try reader.loadToMany(into: &members, positions: nil, related: &related, on: connection)
+        var lists = [[PersistentIdentifier]](repeating: [], count: rowOf.count)
+        related.reserveCapacity(related.count + members.count)
+        for (member, owner) in zip(members, owners) {
+            guard let owner else { continue }
+            lists[owner].append(member.persistentIdentifier)
+            related[member.persistentIdentifier] = member
+        }
+        return lists
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Strata
-@testable import StrataCore
+@_spi(StoreTesting) @testable import StrataCore
 import Synchronization
 import Testing
 
@@ -248,6 +248,33 @@ extension SQLiteStoreTests {
         try store.delete(request)
         let left = try ModelContext(container).fetch(FetchDescriptor<DiskTrip>())
         #expect(left.map(\.destination) == ["Zürich"])
+    }
+
+    @Test func aPrefetchedToManyComesBackAsRelatedSnapshotsFromTheSameRead() throws {
+        let url = storeURL()
+        let container = try container(url)
+        try insertTrips(into: container)
+        let store = try SQLiteStore(ModelConfiguration(schema: container.schema, url: url), migrationPlan: nil)
+        var descriptor = FetchDescriptor<DiskTrip>()
+        descriptor.relationshipKeyPathsForPrefetching = [\.bucketList]
+        func request() -> DataStoreFetchRequest<DiskTrip> {
+            DataStoreFetchRequest(editingState: EditingState(), descriptor: descriptor, filter: .success(nil), sort: .success([]))
+        }
+        let result = try store.fetch(request())
+        let lakes = try #require(result.fetchedSnapshots.first)
+        guard case .identifiers(let items)? = lakes["bucketList"] else {
+            Issue.record("the trip's bucket list is \(String(describing: lakes["bucketList"]))")
+            return
+        }
+        #expect(items.count == 2)
+        #expect(Set(result.relatedSnapshots.keys) == Set(items), "the prefetched items are not the trip's items")
+        let titles = items.compactMap { result.relatedSnapshots[$0]?["title"] }
+        #expect(titles == [.string("Swim"), .string("Uetliberg")])
+        #expect(result.relatedSnapshots[items[0]]?["trip"] == .identifier(lakes.persistentIdentifier))
+
+        // Without prefetching, only the identifiers come.
+        descriptor.relationshipKeyPathsForPrefetching = []
+        #expect(try store.fetch(request()).relatedSnapshots.isEmpty)
     }
 
     @Test func deleteByPredicateRemovesJoinRowsAndExternalFilesOfTheMatchesOnly() throws {

@@ -61,13 +61,20 @@ extension ModelContext {
     ///
     /// - Throws: The store's error.
     func existingModels(for ids: [PersistentIdentifier]) throws -> [any PersistentModel] {
+        // Most often every model is registered already (a prefetched or re-read relationship): one probe each.
+        var models: [any PersistentModel] = []
+        models.reserveCapacity(ids.count)
+        for id in ids {
+            guard let model = registered[id] else { break }
+            models.append(model)
+        }
+        if models.count == ids.count { return models }
         var missing: [PersistentIdentifier] = []
         for id in ids where registered[id] == nil && knownSnapshots[id] == nil { missing.append(id) }
         if !missing.isEmpty {
             for snapshot in try lookupSnapshots(missing) { knownSnapshots[snapshot.persistentIdentifier] = snapshot }
         }
-        var models: [any PersistentModel] = []
-        models.reserveCapacity(ids.count)
+        models.removeAll(keepingCapacity: true)
         for id in ids {
             if let model = registered[id] {
                 models.append(model)
@@ -141,9 +148,12 @@ extension ModelContext {
         for index in snapshots.indices {
             defer { snapshots[index].releaseValues() }
             let snapshot = snapshots[index]
-            guard fresh else {
-                if let model = try materialize(snapshot, partial: partial) as? T { models.append(model) }
-                continue
+            if !fresh {
+                if registered[snapshot.persistentIdentifier] != nil {
+                    if let model = try materialize(snapshot, partial: partial) as? T { models.append(model) }
+                    continue
+                }
+                if !knownSnapshots.isEmpty { knownSnapshots[snapshot.persistentIdentifier] = nil }
             }
             let entityName = snapshot.persistentIdentifier.entityName
             let stored: EntityRuntime

@@ -123,8 +123,24 @@ extension ModelContext {
                 default: break
                 }
             }
-            _ = try existingModels(for: ids)
+            try registerModels(of: ids)
         }
+    }
+
+    /// Registers the models of `ids` that are not registered yet, from the snapshots a store
+    /// sent along with the fetch or, for the rest, from one lookup per entity, in one batch.
+    private func registerModels(of ids: [PersistentIdentifier]) throws {
+        var snapshots: [DefaultSnapshot] = []
+        var missing: [PersistentIdentifier] = []
+        for id in ids where registered[id] == nil {
+            if let snapshot = knownSnapshots.removeValue(forKey: id) { snapshots.append(snapshot) } else { missing.append(id) }
+        }
+        if !missing.isEmpty { snapshots += try lookupSnapshots(missing) }
+        guard let first = snapshots.first else { return }
+        func register<M: PersistentModel>(as type: M.Type) throws {
+            _ = try materialize(&snapshots, partial: false, as: M.self)
+        }
+        try register(as: try runtime(for: first.persistentIdentifier.entityName).modelType)
     }
 }
 

@@ -191,7 +191,10 @@ enum RelationshipEditing {
     }
 
     private static func makeTyped<C: RelationshipCollection>(_ type: C.Type, _ models: [any PersistentModel]) -> any RelationshipCollection {
-        C(_persistentModels: models.compactMap { $0 as? C.PersistentElement })
+        // A model of exactly the element class (the usual case) needs no dynamic cast.
+        C(_persistentModels: models.compactMap { model in
+            Swift.type(of: model) == C.PersistentElement.self ? unsafeDowncast(model as AnyObject, to: C.PersistentElement.self) : model as? C.PersistentElement
+        })
     }
 
     static func appending(_ model: any PersistentModel, to collection: any RelationshipCollection) -> any RelationshipCollection {

@@ -16,8 +16,9 @@ extension FetchPlan {
         if case .models(_, let reason) = filter { StrataLog.fallback("fetch of \(entityName)", reason: reason) }
         if case .models(_, let reason) = sort { StrataLog.fallback("sort of \(entityName)", reason: reason) }
         var rows = try rows(in: context)
-        context.remember(rows.related)
+        // The fetched rows first: a context that knows no other snapshots registers them without probing.
         var models = try context.materialize(&rows.snapshots, partial: !descriptor.propertiesToFetch.isEmpty, as: T.self)
+        context.remember(rows.related)
         if case .models(let predicate, _) = filter {
             models = try context.keepMatches(models, predicate: predicate)
         }
