@@ -11,6 +11,9 @@ struct IdentityMap {
     var all: Dictionary<PersistentIdentifier, any PersistentModel>.Values { models.values }
     var identifiers: Dictionary<PersistentIdentifier, any PersistentModel>.Keys { models.keys }
 
+    /// Every registered model with its identifier, without a lookup per model.
+    var entries: [PersistentIdentifier: any PersistentModel] { models }
+
     subscript(id: PersistentIdentifier) -> (any PersistentModel)? { models[id] }
 
     mutating func register(_ model: any PersistentModel, as id: PersistentIdentifier) {

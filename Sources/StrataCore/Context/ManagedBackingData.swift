@@ -163,13 +163,19 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
         for index in layout.relationshipSlots where index < slots.count {
             switch slots[index] {
             case .loaded(.toOne(let model?)): slots[index] = .toOneFault(model.persistentModelID)
-            case .loaded(.toMany(let collection)): slots[index] = .toManyFault(collection._persistentModels.map(\.persistentModelID))
+            case .loaded(.toMany(let collection)): slots[index] = .toManyFault(Self.identifiers(of: collection))
             default: break
             }
         }
         context = nil
         keepsOwnerAlive = nil
         original = nil
+    }
+
+    /// The identifiers of a collection's models, read through its own element type: reading
+    /// `_persistentModels` through the existential converted the whole array first.
+    private static func identifiers<C: RelationshipCollection>(of collection: C) -> [PersistentIdentifier] {
+        collection._persistentModels.map { $0.persistentModelID }
     }
 
     func markSaved() {
