@@ -107,7 +107,7 @@ extension SQLiteStore {
         var writer = SaveWriter(store: self)
         try write { connection in
             try connection.transaction {
-                try writer.deleteRows(of: table, matching: filter, on: connection)
+                try writer.deleteRows(of: table, .matching(filter), on: connection)
                 _ = try writer.recordHistory(author: request.editingState.author, on: connection)
             }
         }

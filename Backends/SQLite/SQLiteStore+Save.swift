@@ -103,10 +103,21 @@ struct SaveWriter {
             if recordsHistory { history.update(table.entityName, key: key, properties: snapshot.propertyNames) }
         }
         for (table, key, listed) in joinWrites { try writeJoinRows(listed, table: table, key: key, on: connection) }
+        // Deletes go a table at a time, in the order each table first appears.
+        var deletes: [(table: SQLiteSchemaMapping.Table, keys: [Int64], seen: Set<Int64>)] = []
         for snapshot in deleted {
             let table = try table(of: snapshot)
-            try delete(try heldKey(of: snapshot), from: table, on: connection)
+            let key = try heldKey(of: snapshot)
+            let index: Int
+            if let existing = deletes.lastIndex(where: { $0.table.entityName == table.entityName }) {
+                index = existing
+            } else {
+                deletes.append((table, [], []))
+                index = deletes.count - 1
+            }
+            if deletes[index].seen.insert(key).inserted { deletes[index].keys.append(key) }
         }
+        for (table, keys, _) in deletes { try deleteRows(of: table, .keys(keys), on: connection) }
     }
 
     private mutating func table(of snapshot: DefaultSnapshot) throws -> SQLiteSchemaMapping.Table {
@@ -213,46 +224,57 @@ struct SaveWriter {
         guard connection.changes > 0 else { throw missingModel(listed.snapshot.persistentIdentifier) }
     }
 
-    /// Deletes row `key` and its join rows; a row that does not exist throws.
-    private mutating func delete(_ key: Int64, from table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws {
-        if recordsHistory { history.delete(table.entityName, key: key, tombstone: try tombstone(of: key, in: table, on: connection)) }
-        try collectExternalFiles(of: key, in: table, columns: table.everyColumn, on: connection)
-        for property in table.properties {
-            guard case .joinTable(let name, let owner, _, _) = property, let join = store.statements.joinSide(name, owner: owner) else { continue }
-            let statement = try connection.cached(join.clear)
-            try statement.bind([.integer(key)])
-            try statement.run()
-        }
-        let statement = try connection.cached(try statements(of: table).delete)
-        try statement.bind([.integer(key)])
-        try statement.run()
-        guard connection.changes > 0 else {
-            let id = try PersistentIdentifier.identifier(for: store.identifier, entityName: table.entityName, primaryKey: key)
-            throw missingModel(id)
-        }
+    /// Which rows of a table a delete removes.
+    enum DeletedRows {
+        /// The rows a filter selects; every row for `nil`.
+        case matching(FilterExpression?)
+        /// The rows of these keys, each listed once; every one must exist.
+        case keys([Int64])
     }
 
-    /// Deletes every row of `table` that `filter` selects (every row for `nil`), with their
-    /// join rows and external files, in one statement per table rather than one per row.
+    /// Deletes rows of `table` with their join rows and external files, in one statement per
+    /// table rather than one per row.
     ///
     /// The keys of the deleted rows are read first, with their `.preserveValueOnDeletion`
-    /// and external-storage columns, only when the history or the external files need them.
-    /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the filter has no SQL form, or
+    /// and external-storage columns, when the history or the external files need them or a
+    /// listed key must be checked; history records the deletes in the order of the listed keys.
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the filter has no SQL form,
+    ///   ``SwiftDataError/modelValidationFailure`` when a listed key has no row, or
     ///   ``SQLiteStoreError``; the caller's transaction then rolls back.
-    mutating func deleteRows(of table: SQLiteSchemaMapping.Table, matching filter: FilterExpression?, on connection: SQLiteConnection) throws {
-        let preserved = recordsHistory ? store.tombstoneQueries[table.entityName]?.columns ?? [] : []
+    mutating func deleteRows(of table: SQLiteSchemaMapping.Table, _ rows: DeletedRows, on connection: SQLiteConnection) throws {
+        let preserved = recordsHistory ? store.preservedColumns[table.entityName] ?? [] : []
         let external = store.externalStorage == nil ? [] : table.columns.filter(\.externalStorage)
-        if recordsHistory || !external.isEmpty {
-            let query = try store.compiler.select(
-                entity: table.entityName,
-                columns: ([SQLiteSchemaMapping.primaryKey] + (preserved + external).map(\.name)).map(store.qualified),
-                filter: filter, sort: [], limit: nil, offset: nil)
-            let statement = try connection.prepare(query.sql)
-            try statement.bind(query.bindings)
+        let columns = ([SQLiteSchemaMapping.primaryKey] + (preserved + external).map(\.name)).map(store.qualified)
+        let selection: SQLiteQuery
+        let select: SQLiteQuery
+        let delete: SQLiteQuery
+        switch rows {
+        case .matching(let filter):
+            selection = try store.compiler.keys(entity: table.entityName, filter: filter)
+            select = try store.compiler.select(entity: table.entityName, columns: columns, filter: filter, sort: [], limit: nil, offset: nil)
+            delete = try store.compiler.delete(entity: table.entityName, filter: filter)
+        case .keys(let keys):
+            guard !keys.isEmpty else { return }
+            let keyList: SQLiteQuery = "SELECT value FROM json_each(\(bind: .text("[" + keys.map(String.init).joined(separator: ",") + "]")))"
+            let key = SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)
+            let name = SQLIdentifier.quote(table.tableName)
+            selection = keyList
+            select = SQLiteQuery(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(name) AS t0 WHERE t0.\(key) IN (") + keyList + ")"
+            delete = SQLiteQuery(sql: "DELETE FROM \(name) WHERE \(key) IN (") + keyList + ")"
+        }
+        var listed: [Int64]? = nil
+        if case .keys(let keys) = rows { listed = keys }
+        if recordsHistory || !external.isEmpty || listed != nil {
+            let statement = try connection.prepare(select.sql)
+            try statement.bind(select.bindings)
+            var tombstones: [Int64: [String: PersistentValue]] = [:]
             while try statement.step() {
                 let key = statement.int64(0)
-                if recordsHistory {
-                    history.delete(table.entityName, key: key, tombstone: try tombstone(preserved, in: table, from: statement, at: 1))
+                let tombstone = recordsHistory ? try tombstone(preserved, in: table, from: statement, at: 1) : [:]
+                if listed == nil {
+                    if recordsHistory { history.delete(table.entityName, key: key, tombstone: tombstone) }
+                } else {
+                    tombstones[key] = tombstone
                 }
                 for index in external.indices {
                     if case .text(let reference) = statement.column(Int32(1 + preserved.count + index)),
@@ -262,29 +284,25 @@ struct SaveWriter {
                     }
                 }
             }
+            if let listed {
+                for key in listed {
+                    guard let tombstone = tombstones[key] else {
+                        throw missingModel(try PersistentIdentifier.identifier(for: store.identifier, entityName: table.entityName, primaryKey: key))
+                    }
+                    if recordsHistory { history.delete(table.entityName, key: key, tombstone: tombstone) }
+                }
+            }
         }
-        let keys = try store.compiler.keys(entity: table.entityName, filter: filter)
         for property in table.properties {
             guard case .joinTable(let name, let owner, _, _) = property, let join = store.statements.joinSide(name, owner: owner) else { continue }
-            let query = SQLiteQuery(sql: join.clearOwners + "(") + keys + ")"
+            let query = SQLiteQuery(sql: join.clearOwners + "(") + selection + ")"
             let statement = try connection.prepare(query.sql)
             try statement.bind(query.bindings)
             try statement.run()
         }
-        let query = try store.compiler.delete(entity: table.entityName, filter: filter)
-        let statement = try connection.prepare(query.sql)
-        try statement.bind(query.bindings)
+        let statement = try connection.prepare(delete.sql)
+        try statement.bind(delete.bindings)
         try statement.run()
-    }
-
-    /// The stored values of the `.preserveValueOnDeletion` columns of row `key`, read before it is deleted.
-    private func tombstone(of key: Int64, in table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> [String: PersistentValue] {
-        guard let query = store.tombstoneQueries[table.entityName] else { return [:] }
-        let statement = try connection.cached(query.sql)
-        try statement.bind([.integer(key)])
-        defer { statement.reset() }
-        guard try statement.step() else { return [:] }
-        return try tombstone(query.columns, in: table, from: statement, at: 0)
     }
 
     /// The values of `columns`, read from the current row of `statement` starting at column `first`.

@@ -25,9 +25,9 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
     let statements: SQLiteWriteStatements
     let path: String
     let externalStorage: ExternalStorage?
-    /// For each entity with `.preserveValueOnDeletion` attributes: the query that reads their
-    /// columns of one row, for the tombstone a delete records in history.
-    let tombstoneQueries: [String: (sql: String, columns: [SQLiteSchemaMapping.Column])]
+    /// For each entity with `.preserveValueOnDeletion` attributes, their columns: what a
+    /// delete reads for the tombstone it records in history.
+    let preservedColumns: [String: [SQLiteSchemaMapping.Column]]
     /// The one connection that writes; `writerLock` serialises its users.
     private let writer: SQLiteConnection
     private let writerLock = NSLock()
@@ -63,26 +63,21 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
             connection, mapping: mapping, schema: schema, allowsSave: configuration.allowsSave, allowsBackward: migrationPlan != nil, path: path)
         if configuration.allowsSave && !memory { try Self.enableWAL(connection) }
         compiler = SQLiteQueryCompiler(mapping: mapping, storeIdentifier: identifier)
-        tombstoneQueries = Self.tombstoneQueries(mapping, schema: schema)
+        preservedColumns = Self.preservedColumns(mapping, schema: schema)
         externalStorage = memory ? nil : ExternalStorage(directory: Self.externalDirectory(of: URL(fileURLWithPath: path)))
         writer = connection
         sharesWriterForReads = memory
     }
 
-    private static func tombstoneQueries(
-        _ mapping: SQLiteSchemaMapping, schema: Schema
-    ) -> [String: (sql: String, columns: [SQLiteSchemaMapping.Column])] {
-        var queries: [String: (sql: String, columns: [SQLiteSchemaMapping.Column])] = [:]
+    private static func preservedColumns(_ mapping: SQLiteSchemaMapping, schema: Schema) -> [String: [SQLiteSchemaMapping.Column]] {
+        var preservedColumns: [String: [SQLiteSchemaMapping.Column]] = [:]
         for table in mapping.orderedTables {
             guard let entity = schema.entitiesByName[table.entityName] else { continue }
             let preserved = Set(entity.attributes.filter { $0.options.contains(.preserveValueOnDeletion) }.map(\.name))
             let columns = table.columns.filter { preserved.contains($0.name) }
-            guard !columns.isEmpty else { continue }
-            let names = columns.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
-            let sql = "SELECT \(names) FROM \(SQLIdentifier.quote(table.tableName)) WHERE \(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)) = ?1"
-            queries[table.entityName] = (sql, columns)
+            if !columns.isEmpty { preservedColumns[table.entityName] = columns }
         }
-        return queries
+        return preservedColumns
     }
 
     private static func checkFile(_ configuration: ModelConfiguration) throws {

@@ -12,8 +12,6 @@ final class SQLiteWriteStatements: Sendable {
     struct Table: Sendable {
         /// `INSERT INTO "T" ("a", "b") VALUES (?1, ?2)`, every column in table order.
         let insert: String
-        /// `DELETE FROM "T" WHERE "_pk" = ?1`.
-        let delete: String
         /// `DELETE FROM "T"`: every row, for erasing.
         let deleteAll: String
         /// `SELECT "data" FROM "T" WHERE "_pk" = ?1` for each `.externalStorage` column, by column name.
@@ -62,7 +60,7 @@ final class SQLiteWriteStatements: Sendable {
                 external[column.name] = "SELECT \(SQLIdentifier.quote(column.name)) FROM \(name) WHERE \(key) = ?1"
             }
             tables[table.entityName] = Table(
-                insert: insert, delete: "DELETE FROM \(name) WHERE \(key) = ?1", deleteAll: "DELETE FROM \(name)",
+                insert: insert, deleteAll: "DELETE FROM \(name)",
                 selectExternal: external, exists: "SELECT 1 FROM \(name) WHERE \(key) = ?1")
             for property in table.properties {
                 guard case .joinTable(let join, let owner, let member, _) = property else { continue }
