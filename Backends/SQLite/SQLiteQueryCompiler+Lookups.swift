@@ -25,8 +25,7 @@ extension SQLiteQueryCompiler {
     /// The members of a to-many relationship stored as the destination's to-one `column`,
     /// for the owners whose keys `keys` lists (a JSON array): rows of (owner, member), in member order.
     func inverseMembers(destination: String, column: String, keys: String) -> SQLiteQuery {
-        let key = SQLiteSchemaMapping.primaryKey
-        return "SELECT \(name: column), \(name: key) FROM \(name: destination) WHERE \(name: column) IN (SELECT value FROM json_each(\(bind: .text(keys)))) ORDER BY \(name: key)"
+        inverseRows(destination: destination, column: column, columns: [SQLiteSchemaMapping.primaryKey], keys: keys)
     }
 
     /// The whole rows of the members of a to-many relationship stored as the destination's

@@ -168,12 +168,36 @@ struct SQLiteQueryCompiler: Sendable {
     /// - Throws: ``DataStoreError/preferInMemoryFilter`` for a filter SQL cannot express;
     ///   ``DataStoreError/unsupportedFeature`` for an unknown entity.
     func delete(entity: String, filter: FilterExpression?) throws -> SQLiteQuery {
-        var compilation = try Compilation(compiler: self, entity: entity)
-        let table: SQLiteQuery = "\(name: compilation.rootTableName)"
-        guard let filter else { return "DELETE FROM \(table)" }
-        let condition = try compilation.whereCondition(filter)
-        let key = SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)
-        return "DELETE FROM \(table) WHERE \(SQLiteQuery(sql: key)) IN (SELECT \(alias: .root).\(name: SQLiteSchemaMapping.primaryKey) FROM \(compilation.rootTable) WHERE \(condition))"
+        guard filter != nil else {
+            let compilation = try Compilation(compiler: self, entity: entity)
+            return "DELETE FROM \(name: compilation.rootTableName)"
+        }
+        return try delete(entity: entity, within: keys(entity: entity, filter: filter))
+    }
+
+    /// `DELETE FROM "Entity" WHERE "_pk" IN (<keys>)`, where `keys` is a query of keys, such
+    /// as ``keys(entity:filter:)`` or ``keys(_:)``.
+    ///
+    /// - Throws: ``DataStoreError/unsupportedFeature`` for an unknown entity.
+    func delete(entity: String, within keys: SQLiteQuery) throws -> SQLiteQuery {
+        let compilation = try Compilation(compiler: self, entity: entity)
+        return "DELETE FROM \(name: compilation.rootTableName) WHERE \(name: SQLiteSchemaMapping.primaryKey) IN (\(keys))"
+    }
+
+    /// `SELECT <columns> FROM "Entity" AS t0 WHERE t0."_pk" IN (<keys>)`: the rows of a query
+    /// of keys, in no particular order; `columns` are SQL expressions on `t0`.
+    ///
+    /// - Throws: ``DataStoreError/unsupportedFeature`` for an unknown entity.
+    func select(entity: String, columns: [String], within keys: SQLiteQuery) throws -> SQLiteQuery {
+        let compilation = try Compilation(compiler: self, entity: entity)
+        let key: SQLiteQuery = "\(alias: .root).\(name: SQLiteSchemaMapping.primaryKey)"
+        return "\(SQLiteQuery(sql: "SELECT " + columns.joined(separator: ", "))) FROM \(compilation.rootTable) WHERE \(key) IN (\(keys))"
+    }
+
+    /// `SELECT value FROM json_each(?)`: `keys` as a query of keys, bound as one JSON array,
+    /// so a list of any length is one parameter.
+    func keys(_ keys: [Int64]) -> SQLiteQuery {
+        "SELECT value FROM json_each(\(bind: .text("[" + keys.map(String.init).joined(separator: ",") + "]")))"
     }
 
     /// The condition of `filter` on rows of `entity` aliased `t0`, without the `WHERE` keyword.

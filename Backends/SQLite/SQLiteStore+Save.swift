@@ -248,22 +248,20 @@ struct SaveWriter {
         let selection: SQLiteQuery
         let select: SQLiteQuery
         let delete: SQLiteQuery
+        let listed: [Int64]?
         switch rows {
         case .matching(let filter):
             selection = try store.compiler.keys(entity: table.entityName, filter: filter)
             select = try store.compiler.select(entity: table.entityName, columns: columns, filter: filter, sort: [], limit: nil, offset: nil)
             delete = try store.compiler.delete(entity: table.entityName, filter: filter)
+            listed = nil
         case .keys(let keys):
             guard !keys.isEmpty else { return }
-            let keyList: SQLiteQuery = "SELECT value FROM json_each(\(bind: .text("[" + keys.map(String.init).joined(separator: ",") + "]")))"
-            let key = SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)
-            let name = SQLIdentifier.quote(table.tableName)
-            selection = keyList
-            select = SQLiteQuery(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(name) AS t0 WHERE t0.\(key) IN (") + keyList + ")"
-            delete = SQLiteQuery(sql: "DELETE FROM \(name) WHERE \(key) IN (") + keyList + ")"
+            selection = store.compiler.keys(keys)
+            select = try store.compiler.select(entity: table.entityName, columns: columns, within: selection)
+            delete = try store.compiler.delete(entity: table.entityName, within: selection)
+            listed = keys
         }
-        var listed: [Int64]? = nil
-        if case .keys(let keys) = rows { listed = keys }
         if recordsHistory || !external.isEmpty || listed != nil {
             let statement = try connection.prepare(select.sql)
             try statement.bind(select.bindings)

@@ -9,7 +9,6 @@ struct IdentityMap {
 
     var count: Int { models.count }
     var all: Dictionary<PersistentIdentifier, any PersistentModel>.Values { models.values }
-    var identifiers: Dictionary<PersistentIdentifier, any PersistentModel>.Keys { models.keys }
 
     /// Every registered model with its identifier, without a lookup per model.
     var entries: [PersistentIdentifier: any PersistentModel] { models }

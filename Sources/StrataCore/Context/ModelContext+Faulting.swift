@@ -112,14 +112,17 @@ extension ModelContext {
     /// Registers a fetched snapshot: the live registered model (refreshed if unchanged) or a new one.
     func materialize(_ snapshot: DefaultSnapshot, partial: Bool = false) throws -> any PersistentModel {
         let id = snapshot.persistentIdentifier
-        if let model = registered[id] {
-            if let data = managedAny(model), !data.hasChangesPending {
-                try refresh(data, from: snapshot, runtime: try runtime(for: data.entityName), partial: partial)
-            }
-            return model
-        }
+        if let model = registered[id] { return try refreshed(model, from: snapshot, partial: partial) }
         if !knownSnapshots.isEmpty { knownSnapshots[id] = nil }
         return try register(snapshot, runtime: try runtime(of: snapshot), partial: partial)
+    }
+
+    /// A registered model, with the values of a newer `snapshot` of it unless it has unsaved changes.
+    private func refreshed(_ model: any PersistentModel, from snapshot: DefaultSnapshot, partial: Bool) throws -> any PersistentModel {
+        if let data = managedAny(model), !data.hasChangesPending {
+            try refresh(data, from: snapshot, runtime: try runtime(for: data.entityName), partial: partial)
+        }
+        return model
     }
 
     /// Makes the model of `snapshot`, a row of `runtime`'s class, and registers it; a model
@@ -149,8 +152,8 @@ extension ModelContext {
             defer { snapshots[index].releaseValues() }
             let snapshot = snapshots[index]
             if !fresh {
-                if registered[snapshot.persistentIdentifier] != nil {
-                    if let model = try materialize(snapshot, partial: partial) as? T { models.append(model) }
+                if let model = registered[snapshot.persistentIdentifier] {
+                    if let model = try refreshed(model, from: snapshot, partial: partial) as? T { models.append(model) }
                     continue
                 }
                 if !knownSnapshots.isEmpty { knownSnapshots[snapshot.persistentIdentifier] = nil }
