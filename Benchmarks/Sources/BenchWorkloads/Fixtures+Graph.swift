@@ -13,10 +13,7 @@ extension Fixtures {
     /// A fresh copy of the graph seed for `backend` (GRDB reads the raw seed).
     func freshGraphCopy(for backend: Backend) throws -> URL {
         try prepareGraphSeed(for: backend)
-        let seed = backend.readsStrataSeed ? strataGraphSeed : rawGraphSeed
-        let url = try runFile(backend.readsStrataSeed ? "graph-copy.store" : "graph-copy.sqlite")
-        try FileManager.default.copyItem(at: seed, to: url)
-        return url
+        return try copy(raw: rawGraphSeed, strata: strataGraphSeed, named: "graph-copy", for: backend)
     }
 
     /// Builds the graph seed `backend` reads, when it is missing.

@@ -36,9 +36,14 @@ public final class Fixtures: Sendable {
     /// A fresh copy of the seed for `backend` (GRDB reads the raw seed).
     func freshCopy(for backend: Backend) throws -> URL {
         try prepareSeeds(for: backend)
-        let seed = backend.readsStrataSeed ? strataSeed : rawSeed
-        let url = try runFile(backend.readsStrataSeed ? "copy.store" : "copy.sqlite")
-        try FileManager.default.copyItem(at: seed, to: url)
+        return try copy(raw: rawSeed, strata: strataSeed, named: "copy", for: backend)
+    }
+
+    /// A copy of the seed `backend` reads, `strata` or `raw`, as the run file `name` with the
+    /// seed's extension.
+    func copy(raw: URL, strata: URL, named name: String, for backend: Backend) throws -> URL {
+        let url = try runFile(name + (backend.readsStrataSeed ? ".store" : ".sqlite"))
+        try FileManager.default.copyItem(at: backend.readsStrataSeed ? strata : raw, to: url)
         return url
     }
 
