@@ -28,9 +28,12 @@ protocol ManagedData: AnyObject {
     func detach()
     /// Puts back the values saved before the first unsaved change.
     func restoreOriginal()
-    /// Leaves a context that is going away: related models become identifiers, so no
-    /// reference cycle between models outlives their context.
-    func release()
+    /// Leaves the context: relationships let go of their models and read as `nil` or empty,
+    /// so no reference cycle between models outlives their context.
+    ///
+    /// - Parameter keepingIdentifiers: Whether relationships keep their models' identifiers,
+    ///   for an undo that inserts the model again; a context that is going away needs none.
+    func release(keepingIdentifiers: Bool)
 
     /// Holds the owner strongly until the context releases the data: another model shares it.
     func keepOwnerAlive()
@@ -158,12 +161,19 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
         keepsOwnerAlive = owner
     }
 
-    func release() {
-        // Only relationships hold other models; attribute slots are left untouched.
+    func release(keepingIdentifiers: Bool) {
+        // Only relationships hold other models; attribute slots are left untouched. Without a
+        // context no fault loads, so a released relationship reads as `nil` or empty (see
+        // `unresolvedValue(at:)`) whether or not it keeps identifiers; listing them for a
+        // context's end cost an array per model.
         for index in layout.relationshipSlots where index < slots.count {
             switch slots[index] {
-            case .loaded(.toOne(let model?)): slots[index] = .toOneFault(model.persistentModelID)
-            case .loaded(.toMany(let collection)): slots[index] = .toManyFault(Self.identifiers(of: collection))
+            case .loaded(.toOne(let model?)):
+                slots[index] = keepingIdentifiers ? .toOneFault(model.persistentModelID) : .loaded(.toOne(nil))
+            case .loaded(.toMany(let collection)):
+                slots[index] = .toManyFault(keepingIdentifiers ? Self.identifiers(of: collection) : [])
+            case .toOneFault where !keepingIdentifiers: slots[index] = .loaded(.toOne(nil))
+            case .toManyFault where !keepingIdentifiers: slots[index] = .toManyFault([])
             default: break
             }
         }

@@ -140,12 +140,16 @@ extension ModelContext {
     /// Each snapshot's values are freed once its model holds them (the snapshots keep their
     /// identifiers), so a large fetch never holds every row twice.
     ///
+    /// - Parameter unregistered: The caller checked that no snapshot's model is registered
+    ///   and that the context knows none of the snapshots, so none is probed for.
     /// - Throws: As ``materialize(_:partial:)``.
-    func materialize<T: PersistentModel>(_ snapshots: inout [DefaultSnapshot], partial: Bool, as type: T.Type) throws -> [T] {
+    func materialize<T: PersistentModel>(
+        _ snapshots: inout [DefaultSnapshot], partial: Bool, unregistered: Bool = false, as type: T.Type
+    ) throws -> [T] {
         var models: [T] = []
         models.reserveCapacity(snapshots.count)
         registered.reserveCapacity(registered.count + snapshots.count)
-        let fresh = registered.count == 0 && knownSnapshots.isEmpty
+        let fresh = unregistered || (registered.count == 0 && knownSnapshots.isEmpty)
         var lastName: String?
         var lastRuntime: EntityRuntime?
         for index in snapshots.indices {

@@ -109,7 +109,9 @@ extension ModelContext {
     /// Loads the destinations of the named relationships of `models`, one lookup per relationship.
     ///
     /// - Throws: The store's error.
-    func prefetch<T: PersistentModel>(_ keyPaths: [PartialKeyPath<T>], of models: [T]) throws {
+    func prefetch<T: PersistentModel>(
+        _ keyPaths: [PartialKeyPath<T>], of models: [T], related: inout [PersistentIdentifier: DefaultSnapshot]
+    ) throws {
         let layout = ModelLayout.of(T.self)
         let runtime = try runtime(for: layout.entityName)
         for keyPath in keyPaths {
@@ -123,22 +125,31 @@ extension ModelContext {
                 default: break
                 }
             }
-            try registerModels(of: ids)
+            try registerModels(of: ids, related: &related)
         }
     }
 
-    /// Registers the models of `ids` that are not registered yet, from the snapshots a store
-    /// sent along with the fetch or, for the rest, from one lookup per entity, in one batch.
-    private func registerModels(of ids: [PersistentIdentifier]) throws {
+    /// Registers the models of `ids` that are not registered yet, from the snapshots the store
+    /// sent along with the fetch (taken out of `related`) or that the context knows, and for
+    /// the rest from one lookup per entity, in one batch.
+    private func registerModels(of ids: [PersistentIdentifier], related: inout [PersistentIdentifier: DefaultSnapshot]) throws {
         var snapshots: [DefaultSnapshot] = []
+        snapshots.reserveCapacity(ids.count)
         var missing: [PersistentIdentifier] = []
         for id in ids where registered[id] == nil {
-            if let snapshot = knownSnapshots.removeValue(forKey: id) { snapshots.append(snapshot) } else { missing.append(id) }
+            let known = knownSnapshots.isEmpty ? nil : knownSnapshots.removeValue(forKey: id)
+            if let snapshot = related.removeValue(forKey: id) ?? known {
+                snapshots.append(snapshot)
+            } else {
+                missing.append(id)
+            }
         }
+        // A lookup may teach the context other snapshots, so only a batch without one skips the probes.
+        let unregistered = missing.isEmpty
         if !missing.isEmpty { snapshots += try lookupSnapshots(missing) }
         guard let first = snapshots.first else { return }
         func register<M: PersistentModel>(as type: M.Type) throws {
-            _ = try materialize(&snapshots, partial: false, as: M.self)
+            _ = try materialize(&snapshots, partial: false, unregistered: unregistered, as: M.self)
         }
         try register(as: try runtime(for: first.persistentIdentifier.entityName).modelType)
     }

@@ -191,10 +191,20 @@ enum RelationshipEditing {
     }
 
     private static func makeTyped<C: RelationshipCollection>(_ type: C.Type, _ models: [any PersistentModel]) -> any RelationshipCollection {
-        // A model of exactly the element class (the usual case) needs no dynamic cast.
-        C(_persistentModels: models.compactMap { model in
-            Swift.type(of: model) == C.PersistentElement.self ? unsafeDowncast(model as AnyObject, to: C.PersistentElement.self) : model as? C.PersistentElement
-        })
+        // A plain loop: this runs unspecialized, where `compactMap` looked up the metadata of
+        // an optional element for every model. A model of exactly the element class (the
+        // usual case) needs no dynamic cast.
+        let elementType = C.PersistentElement.self
+        var elements: [C.PersistentElement] = []
+        elements.reserveCapacity(models.count)
+        for model in models {
+            if Swift.type(of: model) == elementType {
+                elements.append(unsafeDowncast(model as AnyObject, to: elementType))
+            } else if let element = model as? C.PersistentElement {
+                elements.append(element)
+            }
+        }
+        return C(_persistentModels: elements)
     }
 
     static func appending(_ model: any PersistentModel, to collection: any RelationshipCollection) -> any RelationshipCollection {

@@ -229,7 +229,7 @@ extension ModelContext {
         registered.remove(id)
         if let data = managedAny(model) {
             data.markSaved()
-            data.release()
+            data.release(keepingIdentifiers: true)
             data.isDeleted = true
         }
         return id

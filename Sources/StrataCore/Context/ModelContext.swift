@@ -138,10 +138,10 @@ public final class ModelContext: Equatable {
                     holds = holding.contains(scope.entityName)
                     decided.append((scope, holds))
                 }
-                if holds { (model.anyBackingData as? any ManagedData)?.release() }
+                if holds { (model.anyBackingData as? any ManagedData)?.release(keepingIdentifiers: false) }
             }
         }
-        for data in ownersKeptAlive { data.release() }
+        for data in ownersKeptAlive { data.release(keepingIdentifiers: false) }
         for store in core.stores { store.invalidateState(for: editingState) }
     }
 

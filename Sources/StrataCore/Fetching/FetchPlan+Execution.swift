@@ -18,7 +18,8 @@ extension FetchPlan {
         var rows = try rows(in: context)
         // The fetched rows first: a context that knows no other snapshots registers them without probing.
         var models = try context.materialize(&rows.snapshots, partial: !descriptor.propertiesToFetch.isEmpty, as: T.self)
-        context.remember(rows.related)
+        let prefetching = !descriptor.relationshipKeyPathsForPrefetching.isEmpty
+        if !prefetching { context.remember(rows.related) }
         if case .models(let predicate, _) = filter {
             models = try context.keepMatches(models, predicate: predicate)
         }
@@ -29,8 +30,11 @@ extension FetchPlan {
             if !descriptor.sortBy.isEmpty, mergesPendingChanges || isSortedOnModels { models.sort(using: descriptor.sortBy) }
             models = Self.window(models, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit)
         }
-        if !descriptor.relationshipKeyPathsForPrefetching.isEmpty {
-            try context.prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models)
+        if prefetching {
+            // The store's related snapshots go straight to the prefetched models, in order,
+            // rather than into the context's cache of known snapshots and out again.
+            try context.prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models, related: &rows.related)
+            context.remember(rows.related)
         }
         return models
     }

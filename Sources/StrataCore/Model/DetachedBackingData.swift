@@ -29,11 +29,17 @@ final class DetachedBackingData<Model: PersistentModel>: BackingData, DetachedSl
         slot < slots.count ? slots[slot] : .unset
     }
 
+    /// The slots the first write makes room for.
+    private static var initialCapacity: Int { 8 }
+
     @usableFromInline
     func setValue(_ value: BackingValue, at slot: Int) {
         if slot >= slots.count {
-            // Room for every slot at the first write: a new model's initializer sets them one by one.
-            if slots.isEmpty { slots.reserveCapacity(Swift.max(slot + 1, ModelLayout.of(Model.self).propertyNames.count)) }
+            // Room for several slots at the first write, as a new model's initializer sets them
+            // one by one. The model's layout is not looked up: every fetched model with a default
+            // value (an optional is `nil` by default) writes it here before the context's
+            // backing data replaces this one, and the lookup took a lock.
+            if slots.isEmpty { slots.reserveCapacity(Swift.max(slot + 1, Self.initialCapacity)) }
             while slots.count <= slot { slots.append(.unset) }
         }
         slots[slot] = value
