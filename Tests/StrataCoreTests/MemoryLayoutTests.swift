@@ -11,6 +11,8 @@ import Testing
         #expect(MemoryLayout<PersistentValue>.stride <= 24)
         #expect(MemoryLayout<BackingValue>.stride <= 24)
         #expect(MemoryLayout<ManagedSlot>.stride <= 24)
+        // A model's slots that are not stored attribute values (`SlotStorage.others`).
+        #expect(MemoryLayout<ManagedSlot?>.stride <= 24)
     }
 
     /// Every registered model holds its identifier, and the identity map keys by it.

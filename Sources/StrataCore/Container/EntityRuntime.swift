@@ -62,7 +62,7 @@ final class EntityRuntime: @unchecked Sendable {
     /// type's layout or of its backing data's generic class.
     let makeModel: ModelFactory
     /// Creates a registered model from its slots, identifier and context.
-    typealias ModelFactory = (ContiguousArray<ManagedSlot>, PersistentIdentifier, ModelContext) -> any PersistentModel
+    typealias ModelFactory = (SlotStorage, PersistentIdentifier, ModelContext) -> any PersistentModel
 
     /// The factory of registered models of `type`.
     static func modelFactory(for type: any PersistentModel.Type) -> ModelFactory {
@@ -70,7 +70,7 @@ final class EntityRuntime: @unchecked Sendable {
             let layout = ModelLayout.of(M.self)
             let dataType = ManagedBackingData<M>.self
             return { slots, id, context in
-                let data = dataType.init(slots: slots, identifier: id, context: context, layout: layout)
+                let data = dataType.init(storage: slots, identifier: id, context: context, layout: layout)
                 let model = type.init(backingData: data)
                 data.owner = model
                 return model

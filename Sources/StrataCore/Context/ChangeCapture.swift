@@ -20,16 +20,23 @@ enum ChangeCapture {
     ///   was not fetched.
     static func snapshot(of data: any ManagedData, layout: ModelLayout, properties: Properties) throws -> DefaultSnapshot {
         let identifier = data.identifier ?? PersistentIdentifier.temporary(entityName: layout.identifierEntityName)
+        let storage = data.storage
+        if properties != .changed, storage.others == nil, layout.ephemeralValues.isEmpty,
+            storage.count == layout.propertyNames.count
+        {
+            // Every slot is a stored attribute value: the snapshot shares the model's array.
+            return DefaultSnapshot(persistentIdentifier: identifier, propertyNames: layout.propertyNames, values: storage.values)
+        }
         var names: [String] = []
         var values: [PersistentValue] = []
-        let slots: [Int] = properties == .changed ? data.changedSlots.sorted() : Array(data.slots.indices)
+        let slots: [Int] = properties == .changed ? data.changedSlots.sorted() : Array(0..<data.slotCount)
         names.reserveCapacity(slots.count)
         values.reserveCapacity(slots.count)
         var unused: [PersistentIdentifier: any BackingData] = [:]
         let hasEphemeral = !layout.ephemeralValues.isEmpty
         for slot in slots where slot < layout.propertyNames.count {
             let value: PersistentValue
-            switch data.slots[slot] {
+            switch data[slot: slot] {
             case .loaded(let backing):
                 if hasEphemeral, let stored = layout.ephemeralValues[slot] {
                     value = stored

@@ -15,8 +15,13 @@ protocol ManagedData: AnyObject {
     var isInserted: Bool { get set }
     var isChanged: Bool { get set }
     var isDeleted: Bool { get set }
-    var slots: ContiguousArray<ManagedSlot> { get set }
-    var original: ContiguousArray<ManagedSlot>? { get set }
+    /// The model's slots.
+    var storage: SlotStorage { get set }
+    /// The slot `slot`, as stored: a fault stays a fault.
+    subscript(slot slot: Int) -> ManagedSlot { get set }
+    /// The number of slots.
+    var slotCount: Int { get }
+    var original: SlotStorage? { get set }
     /// Slots set since the model was fetched or last saved.
     var changedSlots: Set<Int> { get set }
     /// Slots whose relationship fault failed to load; a save that would overwrite one refuses.
@@ -51,7 +56,7 @@ protocol ManagedData: AnyObject {
 /// Once the context is gone, loaded values still read; a relationship that was not loaded
 /// reads as `nil` or empty (see "Ownership" in the architecture article).
 final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData {
-    var slots: ContiguousArray<ManagedSlot>
+    var storage: SlotStorage
     var persistentModelID: PersistentIdentifier?
     weak var context: ModelContext?
     /// The model whose values these are, read only while a context tracks them.
@@ -67,7 +72,7 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     /// that writes through the data. Released with the context.
     var keepsOwnerAlive: AnyObject?
     /// The slots as saved, captured at the first change after a save or fetch.
-    var original: ContiguousArray<ManagedSlot>?
+    var original: SlotStorage?
     var changedSlots: Set<Int> = []
     var failedFaultSlots: Set<Int> = []
     var isInserted = false
@@ -78,12 +83,12 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     let layout: ModelLayout
 
     init(for modelType: Model.Type) {
-        slots = []
+        storage = SlotStorage([])
         layout = ModelLayout.of(Model.self)
     }
 
-    init(slots: ContiguousArray<ManagedSlot>, identifier: PersistentIdentifier?, context: ModelContext, layout: ModelLayout) {
-        self.slots = slots
+    init(storage: SlotStorage, identifier: PersistentIdentifier?, context: ModelContext, layout: ModelLayout) {
+        self.storage = storage
         self.persistentModelID = identifier
         self.context = context
         self.layout = layout
@@ -103,9 +108,16 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
 
     var hasChanges: Bool { isInserted || isChanged || isDeleted }
 
+    subscript(slot slot: Int) -> ManagedSlot {
+        get { storage[slot] }
+        set { storage[slot] = newValue }
+    }
+
+    var slotCount: Int { storage.count }
+
     func value(at slot: Int) -> BackingValue {
-        guard slot < slots.count else { return .unset }
-        if case .loaded(let value) = slots[slot] { return value }
+        guard slot < storage.count else { return .unset }
+        if let value = storage.loadedValue(at: slot) { return value }
         guard let context else { return unresolvedValue(at: slot) }
         return context.resolveFault(of: self, at: slot)
     }
@@ -113,7 +125,7 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     /// What a slot that cannot be loaded reads as: `nil` for a to-one relationship, an
     /// empty collection for a to-many one, and unset for an attribute.
     func unresolvedValue(at slot: Int) -> BackingValue {
-        switch slots[slot] {
+        switch storage[slot] {
         case .loaded(let value): return value
         case .toOneFault: return .toOne(nil)
         case .toManyFault:
@@ -124,21 +136,21 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     }
 
     func setValue(_ value: BackingValue, at slot: Int) {
-        while slots.count <= slot { slots.append(.loaded(.unset)) }
+        if slot >= storage.count { storage.extend(through: slot) }
         guard let context, let owner else {
-            slots[slot] = .loaded(value)
+            storage[slot] = .loaded(value)
             return
         }
-        let old = slots[slot]
-        if !isInserted && !isChanged && original == nil { original = slots }
-        slots[slot] = .loaded(value)
+        let old = storage[slot]
+        if !isInserted && !isChanged && original == nil { original = storage }
+        storage[slot] = .loaded(value)
         changedSlots.insert(slot)
         context.backingDataDidChange(owner, self, slot: slot, old: old, new: value)
     }
 
     func restore(_ value: ManagedSlot, at slot: Int) {
-        if !isInserted && !isChanged && original == nil { original = slots }
-        slots[slot] = value
+        if !isInserted && !isChanged && original == nil { original = storage }
+        storage[slot] = value
         changedSlots.insert(slot)
     }
 
@@ -150,7 +162,7 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     }
 
     func restoreOriginal() {
-        if let original { slots = original }
+        if let original { storage = original }
         original = nil
         changedSlots = []
         isChanged = false
@@ -166,15 +178,13 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
         // context no fault loads, so a released relationship reads as `nil` or empty (see
         // `unresolvedValue(at:)`) whether or not it keeps identifiers; listing them for a
         // context's end cost an array per model.
-        for index in layout.relationshipSlots where index < slots.count {
-            switch slots[index] {
-            case .loaded(.toOne(let model?)):
-                slots[index] = keepingIdentifiers ? .toOneFault(model.persistentModelID) : .loaded(.toOne(nil))
-            case .loaded(.toMany(let collection)):
-                slots[index] = .toManyFault(keepingIdentifiers ? Self.identifiers(of: collection) : [])
-            case .toOneFault where !keepingIdentifiers: slots[index] = .loaded(.toOne(nil))
-            case .toManyFault where !keepingIdentifiers: slots[index] = .toManyFault([])
-            default: break
+        for index in layout.relationshipSlots where index < storage.count {
+            switch storage.loadedValue(at: index) {
+            case .toOne(let model?)?:
+                storage[index] = keepingIdentifiers ? .toOneFault(model.persistentModelID) : .loaded(.toOne(nil))
+            case .toMany(let collection)?:
+                storage[index] = .toManyFault(keepingIdentifiers ? Self.identifiers(of: collection) : [])
+            default: break  // a fault holds no model, and no fault loads without a context
             }
         }
         context = nil

@@ -15,7 +15,7 @@ extension ModelContext {
             guard let data = managedAny(model) else { continue }
             let runtime = try runtime(for: data.entityName)
             for relationship in runtime.relationships {
-                let related = try relatedModels(in: data.slots[relationship.slot])
+                let related = try relatedModels(in: data[slot: relationship.slot])
                 guard !related.isEmpty else { continue }
                 switch relationship.deleteRule {
                 case .cascade:

@@ -19,18 +19,18 @@ extension ModelContext {
     }
 
     private func loadFault<M: PersistentModel>(of data: ManagedBackingData<M>, at slot: Int) throws -> BackingValue {
-        switch data.slots[slot] {
+        switch data[slot: slot] {
         case .loaded(let value):
             return value
         case .toOneFault(let id):
-            let model = try existingModels(for: [id]).first
-            data.slots[slot] = .loaded(.toOne(model))
+            let model = try registered[id] ?? existingModels(for: [id]).first
+            data[slot: slot] = .loaded(.toOne(model))
             return .toOne(model)
         case .toManyFault(let ids):
             let models = try existingModels(for: ids)
             guard let type = ModelLayout.of(M.self).collectionTypes[slot] else { return .unset }
             let value = BackingValue.toMany(RelationshipEditing.make(type, models))
-            data.slots[slot] = .loaded(value)
+            data[slot: slot] = .loaded(value)
             return value
         case .unloaded:
             guard let id = data.persistentModelID else { return .unset }
@@ -38,10 +38,10 @@ extension ModelContext {
                 throw SwiftDataError.missingModelContext.with(details: "\(id) is no longer in its store")
             }
             let full = try slots(from: snapshot, runtime: try runtime(for: data.entityName), partial: false)
-            for index in data.slots.indices where index < full.count {
-                if case .unloaded = data.slots[index] { data.slots[index] = full[index] }
+            for index in 0..<data.slotCount where index < full.count {
+                if case .unloaded = data[slot: index] { data[slot: index] = full[index] }
             }
-            if case .unloaded = data.slots[slot] { return .unset }
+            if case .unloaded = data[slot: slot] { return .unset }
             return try loadFault(of: data, at: slot)
         }
     }
@@ -208,7 +208,7 @@ extension ModelContext {
 
     func makePlaceholder(_ type: any PersistentModel.Type, _ id: PersistentIdentifier) -> any PersistentModel {
         let factory = EntityRuntime.modelFactory(for: type)
-        return factory(ContiguousArray(repeating: .loaded(.unset), count: ModelLayout.of(type).propertyNames.count), id, self)
+        return factory(SlotStorage(repeatElement(.loaded(.unset), count: ModelLayout.of(type).propertyNames.count)), id, self)
     }
 
     /// Takes a model's values from a newer snapshot; properties the snapshot lacks keep theirs.
@@ -218,9 +218,9 @@ extension ModelContext {
     func refresh(_ data: any ManagedData, from snapshot: DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> [Int] {
         let fresh = try slots(from: snapshot, runtime: runtime, partial: partial)
         var refreshed: [Int] = []
-        for index in fresh.indices {
+        for index in 0..<fresh.count {
             if case .unloaded = fresh[index] { continue }
-            data.slots[index] = fresh[index]
+            data[slot: index] = fresh[index]
             refreshed.append(index)
         }
         data.markSaved()
@@ -229,59 +229,78 @@ extension ModelContext {
 
     /// Turns snapshot values into slots, checking each attribute's kind.
     ///
+    /// A snapshot in the entity's own shape lends its value array to the slots as it is
+    /// (see ``SlotStorage``): only slots that are not a stored attribute value are made.
+    ///
     /// - Throws: ``SwiftDataError/modelValidationFailure`` naming the property when a store
     ///   returned a value of the wrong kind, or none for a required property of a full fetch.
-    func slots(from snapshot: DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> ContiguousArray<ManagedSlot> {
+    func slots(from snapshot: DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> SlotStorage {
         let aligned = snapshot.propertyNames == runtime.propertyNames
         // A class of a hierarchy reads its slots out of its store entity's snapshot.
         let stored = !aligned && runtime.isInHierarchy && snapshot.propertyNames == runtime.storagePropertyNames
         let count = runtime.propertyNames.count
-        var result = ContiguousArray<ManagedSlot>()
-        result.reserveCapacity(count)
+        var values: [PersistentValue]
+        if aligned {
+            values = snapshot.values
+        } else {
+            values = []
+            values.reserveCapacity(count)
+        }
+        var others: ContiguousArray<ManagedSlot?>?
+        func set(_ other: ManagedSlot, at slot: Int) {
+            if others == nil { others = ContiguousArray(repeating: nil, count: count) }
+            others![slot] = other
+            if !aligned { values.append(.null) }
+        }
         let kinds = runtime.plainKinds
         let optional = runtime.optionalAttributeSlots
         for slot in 0..<count {
             let value: PersistentValue? =
-                aligned ? snapshot.values[slot]
+                aligned ? values[slot]
                 : stored ? snapshot.values[runtime.storageIndexBySlot[slot]] : snapshot[runtime.propertyNames[slot]]
             // The common case first: an attribute the store returned in its own kind.
             if let value, let kind = kinds[slot] {
                 let valueKind = value.kind
                 if valueKind == kind || (valueKind == nil && optional[slot]) {
-                    result.append(.loaded(.attribute(value)))
+                    if !aligned { values.append(value) }
                     continue
                 }
             }
             let name = runtime.propertyNames[slot]
             guard let value else {
-                if partial { result.append(.unloaded); continue }
+                if partial { set(.unloaded, at: slot); continue }
                 if let attribute = runtime.attributeBySlot[slot], attribute.isOptional {
-                    result.append(.loaded(.attribute(.null)))
+                    values.append(.null)
                     continue
                 }
                 if let relationship = runtime.relationshipBySlot[slot] {
-                    result.append(relationship.isToOne ? .loaded(.toOne(nil)) : .toManyFault([]))
+                    set(relationship.isToOne ? .loaded(.toOne(nil)) : .toManyFault([]), at: slot)
                     continue
                 }
                 throw SwiftDataError.modelValidationFailure.with(
                     details: "the store returned \(snapshot.persistentIdentifier) without a value for \(runtime.entity.name).\(name)")
             }
             if let attribute = runtime.attributeBySlot[slot] {
-                result.append(try attributeSlot(value, attribute, entity: runtime.entity.name))
+                let made = try attributeSlot(value, attribute, entity: runtime.entity.name)
+                if case .loaded(.attribute(let checked)) = made {
+                    if !aligned { values.append(checked) }
+                } else {
+                    set(made, at: slot)
+                }
             } else if let relationship = runtime.relationshipBySlot[slot] {
+                // A relationship stays a fault in the values as the store sent it (see
+                // `SlotStorage`), and loads when first read.
                 switch value {
-                case .null: result.append(relationship.isToOne ? .loaded(.toOne(nil)) : .toManyFault([]))
-                case .identifier(let id) where relationship.isToOne:
-                    if let model = registered[id] { result.append(.loaded(.toOne(model))) } else { result.append(.toOneFault(id)) }
-                case .identifiers(let ids) where !relationship.isToOne:
-                    result.append(.toManyFault(ids))
+                case .null: set(relationship.isToOne ? .loaded(.toOne(nil)) : .toManyFault([]), at: slot)
+                case .identifier where relationship.isToOne, .identifiers where !relationship.isToOne:
+                    if !aligned { values.append(value) }
                 default:
                     throw SwiftDataError.modelValidationFailure.with(
                         details: "the store returned \(value.kind.map { "a \($0.rawValue)" } ?? "nil") for the relationship \(runtime.entity.name).\(name)")
                 }
             }
         }
-        return result
+        return SlotStorage(values: values, others: others)
     }
 
     private func attributeSlot(_ value: PersistentValue, _ attribute: EntityRuntime.AttributeSlot, entity: String) throws -> ManagedSlot {

@@ -119,7 +119,7 @@ extension ModelContext {
             var ids: [PersistentIdentifier] = []
             for model in models {
                 guard let data = managedAny(model) else { continue }
-                switch data.slots[slot] {
+                switch data[slot: slot] {
                 case .toOneFault(let id): ids.append(id)
                 case .toManyFault(let list): ids.append(contentsOf: list)
                 default: break

@@ -44,7 +44,7 @@ extension ModelContext {
         }
         let layout = ModelLayout.of(M.self)
         let identifier = source.persistentModelID ?? PersistentIdentifier.temporary(entityName: layout.identifierEntityName)
-        let data = ManagedBackingData<M>(slots: slots, identifier: identifier, context: self, layout: layout)
+        let data = ManagedBackingData<M>(storage: SlotStorage(slots), identifier: identifier, context: self, layout: layout)
         data.owner = model
         data.isInserted = true
         model.persistentBackingData = data
@@ -59,7 +59,7 @@ extension ModelContext {
     func linkInverses(ofInserted model: any PersistentModel) {
         guard let data = managedAny(model), let runtime = try? runtime(for: data.entityName) else { return }
         for relationship in runtime.relationships where relationship.inverseSlot != nil {
-            let current = loadedModels(in: data.slots[relationship.slot])
+            let current = loadedModels(in: data[slot: relationship.slot])
             guard !current.isEmpty else { continue }
             maintainInverse(of: model, relationship, removed: [], added: current)
         }

@@ -156,7 +156,7 @@ extension ModelContext {
                     guard let relationship = entity.relationshipsByName[name], !relationship.isToOneRelationship,
                         relationship.minimumModelCount ?? 0 > 0 || relationship.maximumModelCount ?? 0 > 0,
                         isNew || data.changedSlots.contains(slot),
-                        slot < data.slots.count, case .loaded(.toMany(let collection)) = data.slots[slot]
+                        slot < data.slotCount, case .loaded(.toMany(let collection)) = data[slot: slot]
                     else { continue }
                     let count = collection._persistentModels.count
                     let minimum = relationship.minimumModelCount ?? 0
@@ -186,15 +186,15 @@ extension ModelContext {
     ///
     /// - Throws: The store's error, or ``SwiftDataError/missingModelContext`` when the model is gone.
     func loadUnloadedProperties(of data: any ManagedData) throws {
-        guard let index = data.slots.firstIndex(where: { if case .unloaded = $0 { true } else { false } }),
+        guard let index = data.storage.firstUnloaded,
             let id = data.identifier
         else { return }
         guard let snapshot = try lookupSnapshots([id]).first else {
             throw SwiftDataError.missingModelContext.with(details: "\(id) is no longer in its store")
         }
         let full = try slots(from: snapshot, runtime: try runtime(for: data.entityName), partial: false)
-        for slot in index..<min(data.slots.count, full.count) {
-            if case .unloaded = data.slots[slot] { data.slots[slot] = full[slot] }
+        for slot in index..<min(data.slotCount, full.count) {
+            if case .unloaded = data[slot: slot] { data[slot: slot] = full[slot] }
         }
     }
 
@@ -254,8 +254,8 @@ extension ModelContext {
         for model in models {
             let relationships = ModelLayout.of(type(of: model)).relationshipSlots
             guard !relationships.isEmpty, let data = managedAny(model) else { continue }
-            for slot in relationships where slot < data.slots.count {
-                let stale = loadedModels(in: data.slots[slot]).contains { managedAny($0)?.isInserted == true }
+            for slot in relationships where slot < data.slotCount {
+                let stale = loadedModels(in: data[slot: slot]).contains { managedAny($0)?.isInserted == true }
                 guard stale else { continue }
                 data.changedSlots.insert(slot)
                 data.isChanged = true

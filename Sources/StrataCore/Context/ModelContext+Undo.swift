@@ -26,8 +26,8 @@ extension ModelContext {
     /// Puts `value` back in `slot` of `model` as the undo or redo of a change, recording the
     /// reverse in turn, and tells the model's observers.
     func restore(_ model: any PersistentModel, slot: Int, to value: ManagedSlot) {
-        guard let data = managedAny(model), slot < data.slots.count else { return }
-        let current = data.slots[slot]
+        guard let data = managedAny(model), slot < data.slotCount else { return }
+        let current = data[slot: slot]
         registerUndo { $0.restore(model, slot: slot, to: current) }
         data.restore(value, at: slot)
         if !data.isInserted && !data.isDeleted && !data.isChanged {
@@ -79,13 +79,13 @@ extension ModelContext {
     private func reinsert(_ model: any PersistentModel) {
         guard let data = model.anyBackingData as? any ManagedData, data.context == nil else { return }
         let layout = ModelLayout.of(type(of: model))
-        for slot in data.slots.indices {
-            switch data.slots[slot] {
+        for slot in 0..<data.slotCount {
+            switch data[slot: slot] {
             case .toOneFault(let id):
-                data.slots[slot] = .loaded(.toOne(registered[id]))
+                data[slot: slot] = .loaded(.toOne(registered[id]))
             case .toManyFault(let ids):
                 guard let type = layout.collectionTypes[slot] else { continue }
-                data.slots[slot] = .loaded(.toMany(RelationshipEditing.make(type, ids.compactMap { registered[$0] })))
+                data[slot: slot] = .loaded(.toMany(RelationshipEditing.make(type, ids.compactMap { registered[$0] })))
             default:
                 break
             }

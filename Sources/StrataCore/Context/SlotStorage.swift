@@ -1,0 +1,95 @@
+/// The slots of a registered model: stored values as the store returned them, and beside
+/// them the few slots that are something else.
+///
+/// A fetched model keeps its snapshot's value array as it is, so the values are neither
+/// copied nor retained one by one, and a model costs one array less (issue I: the slot array
+/// was the largest part of a model). A relationship that was not read stays in that array as
+/// the store sent it: ``PersistentValue/identifier(_:)`` is a to-one fault and
+/// ``PersistentValue/identifiers(_:)`` a to-many one (no attribute holds either kind).
+/// Loaded relationships, transformable values, slots that were not fetched and slots not set
+/// yet live in ``others``, which most models never allocate.
+struct SlotStorage {
+    /// One value per slot: an attribute's value or a relationship fault's identifiers; not
+    /// read where ``others`` holds the slot.
+    private(set) var values: [PersistentValue]
+    /// `nil`, or one entry per slot: `nil` where the slot is the attribute value in ``values``.
+    private(set) var others: ContiguousArray<ManagedSlot?>?
+
+    /// Slots taken from a snapshot's aligned values, with `others` for the slots they do not hold.
+    init(values: [PersistentValue], others: ContiguousArray<ManagedSlot?>?) {
+        self.values = values
+        self.others = others
+    }
+
+    /// Storage holding `slots`.
+    init<S: Collection<ManagedSlot>>(_ slots: S) {
+        values = Array(repeating: .null, count: slots.count)
+        for (index, slot) in slots.enumerated() { self[index] = slot }
+    }
+
+    /// The number of slots.
+    var count: Int { values.count }
+
+    subscript(slot: Int) -> ManagedSlot {
+        get {
+            if let others, let other = others[slot] { return other }
+            switch values[slot] {
+            case .identifier(let id): return .toOneFault(id)
+            case .identifiers(let ids): return .toManyFault(ids)
+            case let value: return .loaded(.attribute(value))
+            }
+        }
+        set {
+            let stored: PersistentValue?
+            switch newValue {
+            case .loaded(.attribute(.identifier)), .loaded(.attribute(.identifiers)): stored = nil
+            case .loaded(.attribute(let value)): stored = value
+            case .toOneFault(let id): stored = .identifier(id)
+            case .toManyFault(let ids): stored = .identifiers(ids)
+            default: stored = nil
+            }
+            if let stored {
+                values[slot] = stored
+                if others != nil { others![slot] = nil }
+            } else {
+                if others == nil { others = ContiguousArray(repeating: nil, count: values.count) }
+                others![slot] = newValue
+                values[slot] = .null
+            }
+        }
+    }
+
+    /// The loaded value of `slot`, or `nil` when it is a fault or was not fetched.
+    func loadedValue(at slot: Int) -> BackingValue? {
+        if let others, let other = others[slot] {
+            if case .loaded(let value) = other { return value }
+            return nil
+        }
+        switch values[slot] {
+        case .identifier, .identifiers: return nil
+        case let value: return .attribute(value)
+        }
+    }
+
+    /// Adds unset slots up to `slot`.
+    mutating func extend(through slot: Int) {
+        while values.count <= slot {
+            values.append(.null)
+            if others == nil { others = ContiguousArray(repeating: nil, count: values.count - 1) }
+            others!.append(.loaded(.unset))
+        }
+    }
+
+    /// The first slot that was not fetched.
+    var firstUnloaded: Int? {
+        others?.firstIndex { if case .unloaded? = $0 { true } else { false } }
+    }
+
+    /// Every slot, in order.
+    var all: ContiguousArray<ManagedSlot> {
+        var result = ContiguousArray<ManagedSlot>()
+        result.reserveCapacity(values.count)
+        for slot in values.indices { result.append(self[slot]) }
+        return result
+    }
+}
