@@ -64,17 +64,12 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     /// Not `weak`: a weak reference gives every model a side table, which made each fetched
     /// model cost an allocation and a slow release. The model holds its backing data
     /// strongly, so the owner lives as long as the data, except for data shared by an
-    /// upsert (see ``keepsOwnerAlive``); ``release()`` and ``detach()`` end tracking
-    /// before an owner could go.
+    /// upsert (see ``ChangeTracking/keepsOwnerAlive``); ``release()`` and ``detach()`` end
+    /// tracking before an owner could go.
     unowned(unsafe) var owner: Model?
-    /// The owner, held strongly while another model shares this data (an insert that a
-    /// unique constraint merged into a stored model), so the owner outlives every model
-    /// that writes through the data. Released with the context.
-    var keepsOwnerAlive: AnyObject?
-    /// The slots as saved, captured at the first change after a save or fetch.
-    var original: SlotStorage?
-    var changedSlots: Set<Int> = []
-    var failedFaultSlots: Set<Int> = []
+    /// What tracks changes, made at the first change: a fetched model that is only read
+    /// (most of them) holds one reference instead of four fields.
+    private var tracking: ChangeTracking?
     var isInserted = false
     var isChanged = false
     var isDeleted = false
@@ -142,35 +137,63 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
             return
         }
         let old = storage[slot]
-        if !isInserted && !isChanged && original == nil { original = storage }
+        recordChange(at: slot)
         storage[slot] = .loaded(value)
-        changedSlots.insert(slot)
         context.backingDataDidChange(owner, self, slot: slot, old: old, new: value)
     }
 
     func restore(_ value: ManagedSlot, at slot: Int) {
-        if !isInserted && !isChanged && original == nil { original = storage }
+        recordChange(at: slot)
         storage[slot] = value
-        changedSlots.insert(slot)
+    }
+
+    /// Notes a change of `slot`, keeping the saved slots at the first change since a save or fetch.
+    private func recordChange(at slot: Int) {
+        let tracking = tracked
+        if !isInserted && !isChanged && tracking.original == nil { tracking.original = storage }
+        tracking.changedSlots.insert(slot)
+    }
+
+    /// The change tracking, made when first needed.
+    private var tracked: ChangeTracking {
+        if let tracking { return tracking }
+        let made = ChangeTracking()
+        tracking = made
+        return made
+    }
+
+    var original: SlotStorage? {
+        get { tracking?.original }
+        set { if newValue != nil || tracking != nil { tracked.original = newValue } }
+    }
+
+    var changedSlots: Set<Int> {
+        get { tracking?.changedSlots ?? [] }
+        set { if !newValue.isEmpty || tracking != nil { tracked.changedSlots = newValue } }
+    }
+
+    var failedFaultSlots: Set<Int> {
+        get { tracking?.failedFaultSlots ?? [] }
+        set { if !newValue.isEmpty || tracking != nil { tracked.failedFaultSlots = newValue } }
     }
 
     func detach() {
         context = nil
-        keepsOwnerAlive = nil
+        tracking?.keepsOwnerAlive = nil
         isInserted = false
         markSaved()
     }
 
     func restoreOriginal() {
-        if let original { storage = original }
-        original = nil
-        changedSlots = []
+        if let original = tracking?.original { storage = original }
+        tracking?.original = nil
+        tracking?.changedSlots = []
         isChanged = false
         isDeleted = false
     }
 
     func keepOwnerAlive() {
-        keepsOwnerAlive = owner
+        tracked.keepsOwnerAlive = owner
     }
 
     func release(keepingIdentifiers: Bool) {
@@ -188,8 +211,8 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
             }
         }
         context = nil
-        keepsOwnerAlive = nil
-        original = nil
+        tracking?.keepsOwnerAlive = nil
+        tracking?.original = nil
     }
 
     /// The identifiers of a collection's models, read through its own element type: reading
@@ -200,8 +223,27 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
 
     func markSaved() {
         isChanged = false
-        original = nil
-        changedSlots = []
-        failedFaultSlots = []
+        guard let tracking else { return }
+        if tracking.keepsOwnerAlive == nil {
+            self.tracking = nil
+        } else {
+            tracking.original = nil
+            tracking.changedSlots = []
+            tracking.failedFaultSlots = []
+        }
     }
+}
+
+/// The change tracking of a registered model's backing data.
+final class ChangeTracking {
+    /// The slots as saved, captured at the first change after a save or fetch.
+    var original: SlotStorage?
+    /// Slots set since the model was fetched or last saved.
+    var changedSlots: Set<Int> = []
+    /// Slots whose relationship fault failed to load.
+    var failedFaultSlots: Set<Int> = []
+    /// The owner, held strongly while another model shares the data (an insert that a
+    /// unique constraint merged into a stored model), so the owner outlives every model
+    /// that writes through the data. Released with the context.
+    var keepsOwnerAlive: AnyObject?
 }
