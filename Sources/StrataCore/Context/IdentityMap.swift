@@ -3,7 +3,7 @@
 /// The map holds its models strongly and models hold their context weakly, so there is no
 /// cycle between a context and what it registered. Relationships between registered models
 /// may form cycles (a trip and its items); the context breaks them when it is freed (see
-/// ``ManagedData/release()``), so a graph is freed with the context that fetched it.
+/// ``ManagedData/release(keepingIdentifiers:)``), so a graph is freed with the context that fetched it.
 struct IdentityMap {
     private var models: [PersistentIdentifier: any PersistentModel] = [:]
 

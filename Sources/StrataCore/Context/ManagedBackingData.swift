@@ -64,7 +64,7 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     /// Not `weak`: a weak reference gives every model a side table, which made each fetched
     /// model cost an allocation and a slow release. The model holds its backing data
     /// strongly, so the owner lives as long as the data, except for data shared by an
-    /// upsert (see ``ChangeTracking/keepsOwnerAlive``); ``release()`` and ``detach()`` end
+    /// upsert (see ``ChangeTracking/keepsOwnerAlive``); ``release(keepingIdentifiers:)`` and ``detach()`` end
     /// tracking before an owner could go.
     unowned(unsafe) var owner: Model?
     /// What tracks changes, made at the first change: a fetched model that is only read

@@ -247,10 +247,14 @@ extension ModelContext {
             values.reserveCapacity(count)
         }
         var others: ContiguousArray<ManagedSlot?>?
+        // The snapshot's own array holds its values already; any other shape is built slot by slot.
+        func keep(_ value: PersistentValue) {
+            if !aligned { values.append(value) }
+        }
         func set(_ other: ManagedSlot, at slot: Int) {
             if others == nil { others = ContiguousArray(repeating: nil, count: count) }
             others![slot] = other
-            if !aligned { values.append(.null) }
+            keep(.null)
         }
         let kinds = runtime.plainKinds
         let optional = runtime.optionalAttributeSlots
@@ -262,7 +266,7 @@ extension ModelContext {
             if let value, let kind = kinds[slot] {
                 let valueKind = value.kind
                 if valueKind == kind || (valueKind == nil && optional[slot]) {
-                    if !aligned { values.append(value) }
+                    keep(value)
                     continue
                 }
             }
@@ -270,7 +274,7 @@ extension ModelContext {
             guard let value else {
                 if partial { set(.unloaded, at: slot); continue }
                 if let attribute = runtime.attributeBySlot[slot], attribute.isOptional {
-                    values.append(.null)
+                    keep(.null)
                     continue
                 }
                 if let relationship = runtime.relationshipBySlot[slot] {
@@ -283,7 +287,7 @@ extension ModelContext {
             if let attribute = runtime.attributeBySlot[slot] {
                 let made = try attributeSlot(value, attribute, entity: runtime.entity.name)
                 if case .loaded(.attribute(let checked)) = made {
-                    if !aligned { values.append(checked) }
+                    keep(checked)
                 } else {
                     set(made, at: slot)
                 }
@@ -293,7 +297,7 @@ extension ModelContext {
                 switch value {
                 case .null: set(relationship.isToOne ? .loaded(.toOne(nil)) : .toManyFault([]), at: slot)
                 case .identifier where relationship.isToOne, .identifiers where !relationship.isToOne:
-                    if !aligned { values.append(value) }
+                    keep(value)
                 default:
                     throw SwiftDataError.modelValidationFailure.with(
                         details: "the store returned \(value.kind.map { "a \($0.rawValue)" } ?? "nil") for the relationship \(runtime.entity.name).\(name)")

@@ -29,9 +29,9 @@ extension ModelContext {
             if data.context != nil { return }
         }
         let source = model.persistentBackingData
-        let count = ModelLayout.of(M.self).propertyNames.count
-        var slots = ContiguousArray<ManagedSlot>()
-        slots.reserveCapacity(count)
+        let layout = ModelLayout.of(M.self)
+        let count = layout.propertyNames.count
+        var storage = SlotStorage(count: count)
         var related: [any PersistentModel] = []
         for slot in 0..<count {
             let value = source.value(at: slot)
@@ -40,11 +40,10 @@ extension ModelContext {
             case .toMany(let collection): related.append(contentsOf: collection._persistentModels as [any PersistentModel])
             default: break
             }
-            slots.append(.loaded(value))
+            storage[slot] = .loaded(value)
         }
-        let layout = ModelLayout.of(M.self)
         let identifier = source.persistentModelID ?? PersistentIdentifier.temporary(entityName: layout.identifierEntityName)
-        let data = ManagedBackingData<M>(storage: SlotStorage(slots), identifier: identifier, context: self, layout: layout)
+        let data = ManagedBackingData<M>(storage: storage, identifier: identifier, context: self, layout: layout)
         data.owner = model
         data.isInserted = true
         model.persistentBackingData = data

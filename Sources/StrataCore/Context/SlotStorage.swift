@@ -21,9 +21,14 @@ struct SlotStorage {
         self.others = others
     }
 
+    /// Storage for `count` slots, each to be set before it is read.
+    init(count: Int) {
+        values = Array(repeating: .null, count: count)
+    }
+
     /// Storage holding `slots`.
     init<S: Collection<ManagedSlot>>(_ slots: S) {
-        values = Array(repeating: .null, count: slots.count)
+        self.init(count: slots.count)
         for (index, slot) in slots.enumerated() { self[index] = slot }
     }
 
@@ -83,13 +88,5 @@ struct SlotStorage {
     /// The first slot that was not fetched.
     var firstUnloaded: Int? {
         others?.firstIndex { if case .unloaded? = $0 { true } else { false } }
-    }
-
-    /// Every slot, in order.
-    var all: ContiguousArray<ManagedSlot> {
-        var result = ContiguousArray<ManagedSlot>()
-        result.reserveCapacity(values.count)
-        for slot in values.indices { result.append(self[slot]) }
-        return result
     }
 }
