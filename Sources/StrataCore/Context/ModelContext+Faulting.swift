@@ -148,8 +148,8 @@ extension ModelContext {
     ) throws -> [T] {
         var models: [T] = []
         models.reserveCapacity(snapshots.count)
-        registered.reserveCapacity(registered.count + snapshots.count)
-        let fresh = unregistered || (registered.count == 0 && knownSnapshots.isEmpty)
+        if let first = snapshots.first { registered.reserveCapacity(adding: snapshots.count, like: first.persistentIdentifier) }
+        let fresh = unregistered || (registered.isEmpty && knownSnapshots.isEmpty)
         var lastName: String?
         var lastRuntime: EntityRuntime?
         for index in snapshots.indices {

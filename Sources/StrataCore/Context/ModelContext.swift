@@ -126,19 +126,8 @@ public final class ModelContext: Equatable {
         // model a large fetch made, long out of the cache, was a measurable part of it.
         let holding = core.storageEntitiesHoldingModels
         if !holding.isEmpty {
-            // Whether each store and entity holds models, decided once per pair rather than by
-            // hashing the entity name of every model.
-            var decided: [(scope: PersistentIdentifier.Scope, holds: Bool)] = []
-            for (id, model) in registered.entries {
-                let scope = id.id.scope
-                let holds: Bool
-                if let known = decided.first(where: { $0.scope === scope }) {
-                    holds = known.holds
-                } else {
-                    holds = holding.contains(scope.entityName)
-                    decided.append((scope, holds))
-                }
-                if holds { (model.anyBackingData as? any ManagedData)?.release(keepingIdentifiers: false) }
+            registered.forEachModel(ofEntitiesWhere: holding.contains) { model in
+                (model.anyBackingData as? any ManagedData)?.release(keepingIdentifiers: false)
             }
         }
         for data in ownersKeptAlive { data.release(keepingIdentifiers: false) }
