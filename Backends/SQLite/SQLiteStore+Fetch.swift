@@ -236,27 +236,36 @@ struct SnapshotReader {
         let identifier = store.identifier
         let template = try PersistentIdentifier.identifier(for: identifier, entityName: table.entityName, primaryKey: 0)
         let count = names.count
+        // For each position in a row, the column read into it; `nil` leaves it null.
+        var columnAtPosition = [Int?](repeating: nil, count: count)
+        for (index, position) in columnPositions.enumerated() {
+            if let position { columnAtPosition[position] = index }
+        }
         var snapshots: [DefaultSnapshot] = []
-        // One pass: each row becomes its snapshot as it is stepped, its values written into
-        // a new buffer in place (copying a template row cost more than the row's own reads).
+        // One pass: each row becomes its snapshot as it is stepped, its values appended in
+        // position order to an array reserved at the row's size. The standard library's
+        // uninitialized-capacity initializer is not inlined and looked up the array's
+        // storage class for every row; reserving is specialized (about 300 instructions less).
         while try statement.step() {
             visit(statement)
-            let values = try [PersistentValue](unsafeUninitializedCapacity: count) { buffer, initialized in
-                for slot in 0..<count { buffer.initializeElement(at: slot, to: .null) }
-                initialized = count
-                for index in columnPositions.indices {
-                    guard let position = columnPositions[index] else { continue }
-                    let column = first + 1 + Int32(index)
-                    if !external[index], let value = statement.value(at: column, kind: kinds[index]) {
-                        buffer[position] = value
-                        continue
-                    }
-                    var stored = statement.column(column)
-                    if external[index] { stored = try store.resolvingExternalReference(stored) }
-                    buffer[position] = try SQLiteValueCodec.decode(
-                        stored, kind: kinds[index], destination: columns[index].destination,
-                        storeIdentifier: identifier, table: table.tableName, column: columns[index].name)
+            var values: [PersistentValue] = []
+            values.reserveCapacity(count)
+            for position in 0..<count {
+                guard let index = columnAtPosition[position] else {
+                    values.append(.null)
+                    continue
                 }
+                let column = first + 1 + Int32(index)
+                if !external[index], let value = statement.value(at: column, kind: kinds[index]) {
+                    values.append(value)
+                    continue
+                }
+                var stored = statement.column(column)
+                if external[index] { stored = try store.resolvingExternalReference(stored) }
+                values.append(
+                    try SQLiteValueCodec.decode(
+                        stored, kind: kinds[index], destination: columns[index].destination,
+                        storeIdentifier: identifier, table: table.tableName, column: columns[index].name))
             }
             snapshots.append(
                 DefaultSnapshot(persistentIdentifier: template.replacingPrimaryKey(statement.int64(first)), propertyNames: names, values: values))

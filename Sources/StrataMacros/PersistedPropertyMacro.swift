@@ -43,20 +43,20 @@ extension PersistedPropertyMacro: AccessorMacro {
             """
             @storageRestrictions(accesses: \(raw: initialStorage), initializes: \(raw: storage))
             init(initialValue) {
-                \(raw: initialWrite).\(raw: set)(initialValue, at: \(raw: slotExpression))
+                StrataCore.\(raw: set)(initialValue, at: \(raw: slotExpression), in: \(raw: initialWrite))
                 \(raw: storage) = StrataCore._PersistedPropertyToken()
             }
             """,
             """
             get {
                 _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
-                return \(raw: backingData).\(raw: get)(at: \(raw: slotExpression)\(raw: type))
+                return StrataCore.\(raw: get)(at: \(raw: slotExpression), in: \(raw: backingData)\(raw: type))
             }
             """,
             """
             set {
                 _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
-                    \(raw: backingData).\(raw: set)(newValue, at: \(raw: slotExpression))
+                    StrataCore.\(raw: set)(newValue, at: \(raw: slotExpression), in: \(raw: backingData))
                 }
             }
             """,

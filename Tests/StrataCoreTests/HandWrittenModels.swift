@@ -10,8 +10,8 @@ final class Shelf: PersistentModel {
     init() {}
     init(backingData: any BackingData<Shelf>) { persistentBackingData = backingData }
     var volumes: [Volume] {
-        get { persistentBackingData._getValue(at: 0, as: [Volume].self) }
-        set { persistentBackingData._setValue(newValue, at: 0) }
+        get { _getValue(at: 0, in: persistentBackingData, as: [Volume].self) }
+        set { _setValue(newValue, at: 0, in: persistentBackingData) }
     }
     static var schemaMetadata: [Schema.PropertyMetadata] {
         [Schema.PropertyMetadata(name: "volumes", keypath: \Shelf.volumes, defaultValue: nil, metadata: Schema.Relationship(inverse: \Volume.shelf))]
@@ -23,12 +23,12 @@ final class Volume: PersistentModel {
     init() {}
     init(backingData: any BackingData<Volume>) { persistentBackingData = backingData }
     var shelf: Shelf? {
-        get { persistentBackingData._getValue(at: 0, as: Shelf?.self) }
-        set { persistentBackingData._setValue(newValue, at: 0) }
+        get { _getValue(at: 0, in: persistentBackingData, as: Shelf?.self) }
+        set { _setValue(newValue, at: 0, in: persistentBackingData) }
     }
     var title: String {
-        get { persistentBackingData._getValue(at: 1, as: String.self) }
-        set { persistentBackingData._setValue(newValue, at: 1) }
+        get { _getValue(at: 1, in: persistentBackingData, as: String.self) }
+        set { _setValue(newValue, at: 1, in: persistentBackingData) }
     }
     static var schemaMetadata: [Schema.PropertyMetadata] {
         [

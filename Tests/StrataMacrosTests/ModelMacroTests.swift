@@ -26,16 +26,16 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return self._$backingData._getValue(at: 0, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -116,16 +116,16 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return self._$backingData._getValue(at: 0, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -134,16 +134,16 @@ struct ModelMacroTests {
                 var startDate: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _startDate)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _startDate = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.startDate)
-                        return self._$backingData._getValue(at: 1, as: Date.self)
+                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Date.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }
@@ -152,16 +152,16 @@ struct ModelMacroTests {
                 var livingAccommodation: LivingAccommodation? {
                     @storageRestrictions(accesses: _$backingData, initializes: _livingAccommodation)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 2)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
                         _livingAccommodation = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.livingAccommodation)
-                        return self._$backingData._getValue(at: 2, as: LivingAccommodation?.self)
+                        return StrataCore._getValue(at: 2, in: self._$backingData, as: LivingAccommodation?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.livingAccommodation) {
-                            self._$backingData._setValue(newValue, at: 2)
+                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
                         }
                     }
                 }
@@ -170,16 +170,16 @@ struct ModelMacroTests {
                 var tags: [String: Int] {
                     @storageRestrictions(accesses: _$backingData, initializes: _tags)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 3)
+                        StrataCore._setValue(initialValue, at: 3, in: _$backingData)
                         _tags = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.tags)
-                        return self._$backingData._getValue(at: 3, as: [String: Int].self)
+                        return StrataCore._getValue(at: 3, in: self._$backingData, as: [String: Int].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.tags) {
-                            self._$backingData._setValue(newValue, at: 3)
+                            StrataCore._setValue(newValue, at: 3, in: self._$backingData)
                         }
                     }
                 }
@@ -265,16 +265,16 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return self._$backingData._getValue(at: 0, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -283,16 +283,16 @@ struct ModelMacroTests {
                 var startDate: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _startDate)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _startDate = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.startDate)
-                        return self._$backingData._getValue(at: 1, as: Date.self)
+                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Date.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }
@@ -301,16 +301,16 @@ struct ModelMacroTests {
                 var bucketList: [BucketListItem] {
                     @storageRestrictions(accesses: _$backingData, initializes: _bucketList)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 2)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
                         _bucketList = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.bucketList)
-                        return self._$backingData._getValue(at: 2, as: [BucketListItem].self)
+                        return StrataCore._getValue(at: 2, in: self._$backingData, as: [BucketListItem].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.bucketList) {
-                            self._$backingData._setValue(newValue, at: 2)
+                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
                         }
                     }
                 }
@@ -319,16 +319,16 @@ struct ModelMacroTests {
                 var livingAccommodation: LivingAccommodation? {
                     @storageRestrictions(accesses: _$backingData, initializes: _livingAccommodation)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 3)
+                        StrataCore._setValue(initialValue, at: 3, in: _$backingData)
                         _livingAccommodation = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.livingAccommodation)
-                        return self._$backingData._getValue(at: 3, as: LivingAccommodation?.self)
+                        return StrataCore._getValue(at: 3, in: self._$backingData, as: LivingAccommodation?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.livingAccommodation) {
-                            self._$backingData._setValue(newValue, at: 3)
+                            StrataCore._setValue(newValue, at: 3, in: self._$backingData)
                         }
                     }
                 }
@@ -417,16 +417,16 @@ struct ModelMacroTests {
                 var code: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _code)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _code = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.code)
-                        return self._$backingData._getValue(at: 0, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.code) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -435,16 +435,16 @@ struct ModelMacroTests {
                 var photo: Data? {
                     @storageRestrictions(accesses: _$backingData, initializes: _photo)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _photo = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.photo)
-                        return self._$backingData._getValue(at: 1, as: Data?.self)
+                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Data?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.photo) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }
@@ -453,16 +453,16 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 2)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return self._$backingData._getValue(at: 2, as: String.self)
+                        return StrataCore._getValue(at: 2, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self._$backingData._setValue(newValue, at: 2)
+                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
                         }
                     }
                 }
@@ -471,16 +471,16 @@ struct ModelMacroTests {
                 var isSelected: Bool {
                     @storageRestrictions(accesses: _$backingData, initializes: _isSelected)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 3)
+                        StrataCore._setValue(initialValue, at: 3, in: _$backingData)
                         _isSelected = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.isSelected)
-                        return self._$backingData._getValue(at: 3, as: Bool.self)
+                        return StrataCore._getValue(at: 3, in: self._$backingData, as: Bool.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.isSelected) {
-                            self._$backingData._setValue(newValue, at: 3)
+                            StrataCore._setValue(newValue, at: 3, in: self._$backingData)
                         }
                     }
                 }
@@ -489,16 +489,16 @@ struct ModelMacroTests {
                 var summary: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _summary)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 4)
+                        StrataCore._setValue(initialValue, at: 4, in: _$backingData)
                         _summary = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.summary)
-                        return self._$backingData._getValue(at: 4, as: String.self)
+                        return StrataCore._getValue(at: 4, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.summary) {
-                            self._$backingData._setValue(newValue, at: 4)
+                            StrataCore._setValue(newValue, at: 4, in: self._$backingData)
                         }
                     }
                 }
@@ -507,16 +507,16 @@ struct ModelMacroTests {
                 var secret: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _secret)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 5)
+                        StrataCore._setValue(initialValue, at: 5, in: _$backingData)
                         _secret = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.secret)
-                        return self._$backingData._getValue(at: 5, as: String.self)
+                        return StrataCore._getValue(at: 5, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.secret) {
-                            self._$backingData._setValue(newValue, at: 5)
+                            StrataCore._setValue(newValue, at: 5, in: self._$backingData)
                         }
                     }
                 }
@@ -525,16 +525,16 @@ struct ModelMacroTests {
                 var color: Color {
                     @storageRestrictions(accesses: _$backingData, initializes: _color)
                     init(initialValue) {
-                        _$backingData._setTransformableValue(initialValue, at: 6)
+                        StrataCore._setTransformableValue(initialValue, at: 6, in: _$backingData)
                         _color = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.color)
-                        return self._$backingData._getTransformableValue(at: 6, as: Color.self)
+                        return StrataCore._getTransformableValue(at: 6, in: self._$backingData, as: Color.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.color) {
-                            self._$backingData._setTransformableValue(newValue, at: 6)
+                            StrataCore._setTransformableValue(newValue, at: 6, in: self._$backingData)
                         }
                     }
                 }
@@ -543,16 +543,16 @@ struct ModelMacroTests {
                 var palette: [Int] {
                     @storageRestrictions(accesses: _$backingData, initializes: _palette)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 7)
+                        StrataCore._setValue(initialValue, at: 7, in: _$backingData)
                         _palette = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.palette)
-                        return self._$backingData._getValue(at: 7, as: [Int].self)
+                        return StrataCore._getValue(at: 7, in: self._$backingData, as: [Int].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.palette) {
-                            self._$backingData._setValue(newValue, at: 7)
+                            StrataCore._setValue(newValue, at: 7, in: self._$backingData)
                         }
                     }
                 }
@@ -561,16 +561,16 @@ struct ModelMacroTests {
                 var label: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _label)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 8)
+                        StrataCore._setValue(initialValue, at: 8, in: _$backingData)
                         _label = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.label)
-                        return self._$backingData._getValue(at: 8, as: String.self)
+                        return StrataCore._getValue(at: 8, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.label) {
-                            self._$backingData._setValue(newValue, at: 8)
+                            StrataCore._setValue(newValue, at: 8, in: self._$backingData)
                         }
                     }
                 }
@@ -579,16 +579,16 @@ struct ModelMacroTests {
                 var legacyCode: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _legacyCode)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 9)
+                        StrataCore._setValue(initialValue, at: 9, in: _$backingData)
                         _legacyCode = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.legacyCode)
-                        return self._$backingData._getValue(at: 9, as: String.self)
+                        return StrataCore._getValue(at: 9, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.legacyCode) {
-                            self._$backingData._setValue(newValue, at: 9)
+                            StrataCore._setValue(newValue, at: 9, in: self._$backingData)
                         }
                     }
                 }
@@ -597,16 +597,16 @@ struct ModelMacroTests {
                 var hue: Double {
                     @storageRestrictions(accesses: _$backingData, initializes: _hue)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 10)
+                        StrataCore._setValue(initialValue, at: 10, in: _$backingData)
                         _hue = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.hue)
-                        return self._$backingData._getValue(at: 10, as: Double.self)
+                        return StrataCore._getValue(at: 10, in: self._$backingData, as: Double.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.hue) {
-                            self._$backingData._setValue(newValue, at: 10)
+                            StrataCore._setValue(newValue, at: 10, in: self._$backingData)
                         }
                     }
                 }
@@ -694,16 +694,16 @@ struct ModelMacroTests {
                 var accommodation: LivingAccommodation? {
                     @storageRestrictions(accesses: _$backingData, initializes: _accommodation)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _accommodation = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.accommodation)
-                        return self._$backingData._getValue(at: 0, as: LivingAccommodation?.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: LivingAccommodation?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.accommodation) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -712,16 +712,16 @@ struct ModelMacroTests {
                 var owner: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _owner)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _owner = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.owner)
-                        return self._$backingData._getValue(at: 1, as: Person?.self)
+                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Person?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.owner) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }
@@ -730,16 +730,16 @@ struct ModelMacroTests {
                 var bucketList: [BucketListItem] {
                     @storageRestrictions(accesses: _$backingData, initializes: _bucketList)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 2)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
                         _bucketList = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.bucketList)
-                        return self._$backingData._getValue(at: 2, as: [BucketListItem].self)
+                        return StrataCore._getValue(at: 2, in: self._$backingData, as: [BucketListItem].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.bucketList) {
-                            self._$backingData._setValue(newValue, at: 2)
+                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
                         }
                     }
                 }
@@ -748,16 +748,16 @@ struct ModelMacroTests {
                 var stops: [Stop]? {
                     @storageRestrictions(accesses: _$backingData, initializes: _stops)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 3)
+                        StrataCore._setValue(initialValue, at: 3, in: _$backingData)
                         _stops = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.stops)
-                        return self._$backingData._getValue(at: 3, as: [Stop]?.self)
+                        return StrataCore._getValue(at: 3, in: self._$backingData, as: [Stop]?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.stops) {
-                            self._$backingData._setValue(newValue, at: 3)
+                            StrataCore._setValue(newValue, at: 3, in: self._$backingData)
                         }
                     }
                 }
@@ -766,16 +766,16 @@ struct ModelMacroTests {
                 var companions: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _companions)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 4)
+                        StrataCore._setValue(initialValue, at: 4, in: _$backingData)
                         _companions = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.companions)
-                        return self._$backingData._getValue(at: 4, as: [Person].self)
+                        return StrataCore._getValue(at: 4, in: self._$backingData, as: [Person].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.companions) {
-                            self._$backingData._setValue(newValue, at: 4)
+                            StrataCore._setValue(newValue, at: 4, in: self._$backingData)
                         }
                     }
                 }
@@ -784,16 +784,16 @@ struct ModelMacroTests {
                 var guide: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _guide)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 5)
+                        StrataCore._setValue(initialValue, at: 5, in: _$backingData)
                         _guide = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.guide)
-                        return self._$backingData._getValue(at: 5, as: Person?.self)
+                        return StrataCore._getValue(at: 5, in: self._$backingData, as: Person?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.guide) {
-                            self._$backingData._setValue(newValue, at: 5)
+                            StrataCore._setValue(newValue, at: 5, in: self._$backingData)
                         }
                     }
                 }
@@ -873,16 +873,16 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return self._$backingData._getValue(at: 0, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -891,16 +891,16 @@ struct ModelMacroTests {
                 var latitude: Double {
                     @storageRestrictions(accesses: _$backingData, initializes: _latitude)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _latitude = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.latitude)
-                        return self._$backingData._getValue(at: 1, as: Double.self)
+                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Double.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.latitude) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }
@@ -909,16 +909,16 @@ struct ModelMacroTests {
                 var longitude: Double {
                     @storageRestrictions(accesses: _$backingData, initializes: _longitude)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 2)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
                         _longitude = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.longitude)
-                        return self._$backingData._getValue(at: 2, as: Double.self)
+                        return StrataCore._getValue(at: 2, in: self._$backingData, as: Double.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.longitude) {
-                            self._$backingData._setValue(newValue, at: 2)
+                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
                         }
                     }
                 }
@@ -998,16 +998,16 @@ struct ModelMacroTests {
                 var email: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _email)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _email = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.email)
-                        return self._$backingData._getValue(at: 0, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -1016,16 +1016,16 @@ struct ModelMacroTests {
                 var firstName: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _firstName)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _firstName = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.firstName)
-                        return self._$backingData._getValue(at: 1, as: String.self)
+                        return StrataCore._getValue(at: 1, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.firstName) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }
@@ -1034,16 +1034,16 @@ struct ModelMacroTests {
                 var lastName: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _lastName)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 2)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
                         _lastName = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.lastName)
-                        return self._$backingData._getValue(at: 2, as: String.self)
+                        return StrataCore._getValue(at: 2, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.lastName) {
-                            self._$backingData._setValue(newValue, at: 2)
+                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
                         }
                     }
                 }
@@ -1123,16 +1123,16 @@ struct ModelMacroTests {
                 var title: String {
                     @storageRestrictions(accesses: _$pendingValues, initializes: _title)
                     init(initialValue) {
-                        _$pendingValues!._setValue(initialValue, at: PushButton._$slotBase + 0)
+                        StrataCore._setValue(initialValue, at: PushButton._$slotBase + 0, in: _$pendingValues!)
                         _title = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.title)
-                        return self.persistentBackingData._getValue(at: PushButton._$slotBase + 0, as: String.self)
+                        return StrataCore._getValue(at: PushButton._$slotBase + 0, in: self.persistentBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
-                            self.persistentBackingData._setValue(newValue, at: PushButton._$slotBase + 0)
+                            StrataCore._setValue(newValue, at: PushButton._$slotBase + 0, in: self.persistentBackingData)
                         }
                     }
                 }
@@ -1141,16 +1141,16 @@ struct ModelMacroTests {
                 var taps {
                     @storageRestrictions(accesses: _$pendingValues, initializes: _taps)
                     init(initialValue) {
-                        _$pendingValues!._setValue(initialValue, at: PushButton._$slotBase + 1)
+                        StrataCore._setValue(initialValue, at: PushButton._$slotBase + 1, in: _$pendingValues!)
                         _taps = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.taps)
-                        return self.persistentBackingData._getValue(at: PushButton._$slotBase + 1)
+                        return StrataCore._getValue(at: PushButton._$slotBase + 1, in: self.persistentBackingData)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.taps) {
-                            self.persistentBackingData._setValue(newValue, at: PushButton._$slotBase + 1)
+                            StrataCore._setValue(newValue, at: PushButton._$slotBase + 1, in: self.persistentBackingData)
                         }
                     }
                 }
@@ -1235,16 +1235,16 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return self._$backingData._getValue(at: 0, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -1307,16 +1307,16 @@ struct ModelMacroTests {
                 var wheels: Int {
                     @storageRestrictions(accesses: _$backingData, initializes: _wheels)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _wheels = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.wheels)
-                        return self._$backingData._getValue(at: 0, as: Int.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: Int.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.wheels) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -1387,16 +1387,16 @@ struct ModelMacroTests {
                 var wheels: Int {
                     @storageRestrictions(accesses: _$backingData, initializes: _wheels)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _wheels = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.wheels)
-                        return self._$backingData._getValue(at: 0, as: Int.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: Int.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.wheels) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -1471,16 +1471,16 @@ struct ModelMacroTests {
                     var name: String {
                         @storageRestrictions(accesses: _$backingData, initializes: _name)
                         init(initialValue) {
-                            _$backingData._setValue(initialValue, at: 0)
+                            StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                             _name = StrataCore._PersistedPropertyToken()
                         }
                         get {
                             _$observationRegistrar.access(self, keyPath: \.name)
-                            return self._$backingData._getValue(at: 0, as: String.self)
+                            return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                         }
                         set {
                             _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                                self._$backingData._setValue(newValue, at: 0)
+                                StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                             }
                         }
                     }
@@ -1616,16 +1616,16 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return self._$backingData._getValue(at: 0, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -1777,16 +1777,16 @@ struct ModelMacroTests {
                 var count {
                     @storageRestrictions(accesses: _$backingData, initializes: _count)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _count = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.count)
-                        return self._$backingData._getValue(at: 0)
+                        return StrataCore._getValue(at: 0, in: self._$backingData)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.count) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -1795,16 +1795,16 @@ struct ModelMacroTests {
                 var title {
                     @storageRestrictions(accesses: _$backingData, initializes: _title)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _title = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.title)
-                        return self._$backingData._getValue(at: 1)
+                        return StrataCore._getValue(at: 1, in: self._$backingData)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }
@@ -1813,16 +1813,16 @@ struct ModelMacroTests {
                 var created {
                     @storageRestrictions(accesses: _$backingData, initializes: _created)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 2)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
                         _created = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.created)
-                        return self._$backingData._getValue(at: 2)
+                        return StrataCore._getValue(at: 2, in: self._$backingData)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.created) {
-                            self._$backingData._setValue(newValue, at: 2)
+                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
                         }
                     }
                 }
@@ -1831,16 +1831,16 @@ struct ModelMacroTests {
                 var tags {
                     @storageRestrictions(accesses: _$backingData, initializes: _tags)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 3)
+                        StrataCore._setValue(initialValue, at: 3, in: _$backingData)
                         _tags = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.tags)
-                        return self._$backingData._getValue(at: 3)
+                        return StrataCore._getValue(at: 3, in: self._$backingData)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.tags) {
-                            self._$backingData._setValue(newValue, at: 3)
+                            StrataCore._setValue(newValue, at: 3, in: self._$backingData)
                         }
                     }
                 }
@@ -1849,16 +1849,16 @@ struct ModelMacroTests {
                 var categories {
                     @storageRestrictions(accesses: _$backingData, initializes: _categories)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 4)
+                        StrataCore._setValue(initialValue, at: 4, in: _$backingData)
                         _categories = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.categories)
-                        return self._$backingData._getValue(at: 4)
+                        return StrataCore._getValue(at: 4, in: self._$backingData)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.categories) {
-                            self._$backingData._setValue(newValue, at: 4)
+                            StrataCore._setValue(newValue, at: 4, in: self._$backingData)
                         }
                     }
                 }
@@ -1959,16 +1959,16 @@ struct ModelMacroTests {
                     var name: String {
                         @storageRestrictions(accesses: _$backingData, initializes: _name)
                         init(initialValue) {
-                            _$backingData._setValue(initialValue, at: 0)
+                            StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                             _name = StrataCore._PersistedPropertyToken()
                         }
                         get {
                             _$observationRegistrar.access(self, keyPath: \.name)
-                            return self._$backingData._getValue(at: 0, as: String.self)
+                            return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                         }
                         set {
                             _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                                self._$backingData._setValue(newValue, at: 0)
+                                StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                             }
                         }
                     }
@@ -2113,16 +2113,16 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return self._$backingData._getValue(at: 0, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -2243,16 +2243,16 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return self._$backingData._getValue(at: 0, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -2261,16 +2261,16 @@ struct ModelMacroTests {
                 private var code: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _code)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _code = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.code)
-                        return self._$backingData._getValue(at: 1, as: String.self)
+                        return StrataCore._getValue(at: 1, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.code) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }
@@ -2499,16 +2499,16 @@ struct ModelMacroTests {
                 var followers: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _followers)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _followers = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.followers)
-                        return self._$backingData._getValue(at: 0, as: [Person].self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: [Person].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.followers) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -2517,16 +2517,16 @@ struct ModelMacroTests {
                 var following: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _following)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _following = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.following)
-                        return self._$backingData._getValue(at: 1, as: [Person].self)
+                        return StrataCore._getValue(at: 1, in: self._$backingData, as: [Person].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.following) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }
@@ -2613,16 +2613,16 @@ struct ModelMacroTests {
                 var parent: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _parent)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _parent = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.parent)
-                        return self._$backingData._getValue(at: 0, as: Person?.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: Person?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.parent) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -2631,16 +2631,16 @@ struct ModelMacroTests {
                 var child: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _child)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _child = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.child)
-                        return self._$backingData._getValue(at: 1, as: Person?.self)
+                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Person?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.child) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }
@@ -2706,16 +2706,16 @@ struct ModelMacroTests {
                 var followers: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _followers)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _followers = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.followers)
-                        return self._$backingData._getValue(at: 0, as: [Person].self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: [Person].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.followers) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -2724,16 +2724,16 @@ struct ModelMacroTests {
                 var following: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _following)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _following = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.following)
-                        return self._$backingData._getValue(at: 1, as: [Person].self)
+                        return StrataCore._getValue(at: 1, in: self._$backingData, as: [Person].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.following) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }

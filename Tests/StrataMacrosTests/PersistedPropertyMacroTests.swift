@@ -24,16 +24,16 @@ struct PersistedPropertyMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return self._$backingData._getValue(at: 0, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -62,16 +62,16 @@ struct PersistedPropertyMacroTests {
                 var note: String? {
                     @storageRestrictions(accesses: _$backingData, initializes: _note)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _note = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.note)
-                        return self._$backingData._getValue(at: 1, as: String?.self)
+                        return StrataCore._getValue(at: 1, in: self._$backingData, as: String?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.note) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }
@@ -80,16 +80,16 @@ struct PersistedPropertyMacroTests {
                 var counts: [String: Int] {
                     @storageRestrictions(accesses: _$backingData, initializes: _counts)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 2)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
                         _counts = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.counts)
-                        return self._$backingData._getValue(at: 2, as: [String: Int].self)
+                        return StrataCore._getValue(at: 2, in: self._$backingData, as: [String: Int].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.counts) {
-                            self._$backingData._setValue(newValue, at: 2)
+                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
                         }
                     }
                 }
@@ -98,16 +98,16 @@ struct PersistedPropertyMacroTests {
                 var items: [BucketListItem]? {
                     @storageRestrictions(accesses: _$backingData, initializes: _items)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 3)
+                        StrataCore._setValue(initialValue, at: 3, in: _$backingData)
                         _items = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.items)
-                        return self._$backingData._getValue(at: 3, as: [BucketListItem]?.self)
+                        return StrataCore._getValue(at: 3, in: self._$backingData, as: [BucketListItem]?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.items) {
-                            self._$backingData._setValue(newValue, at: 3)
+                            StrataCore._setValue(newValue, at: 3, in: self._$backingData)
                         }
                     }
                 }
@@ -136,16 +136,16 @@ struct PersistedPropertyMacroTests {
                 var shape: any Shape {
                     @storageRestrictions(accesses: _$backingData, initializes: _shape)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _shape = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.shape)
-                        return self._$backingData._getValue(at: 0, as: (any Shape).self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: (any Shape).self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.shape) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -154,16 +154,16 @@ struct PersistedPropertyMacroTests {
                 var legacy: String! {
                     @storageRestrictions(accesses: _$backingData, initializes: _legacy)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _legacy = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.legacy)
-                        return self._$backingData._getValue(at: 1, as: String?.self)
+                        return StrataCore._getValue(at: 1, in: self._$backingData, as: String?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.legacy) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }
@@ -172,16 +172,16 @@ struct PersistedPropertyMacroTests {
                 var handler: () -> Void {
                     @storageRestrictions(accesses: _$backingData, initializes: _handler)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 2)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
                         _handler = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.handler)
-                        return self._$backingData._getValue(at: 2, as: (() -> Void).self)
+                        return StrataCore._getValue(at: 2, in: self._$backingData, as: (() -> Void).self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.handler) {
-                            self._$backingData._setValue(newValue, at: 2)
+                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
                         }
                     }
                 }
@@ -206,16 +206,16 @@ struct PersistedPropertyMacroTests {
                 var color: Color {
                     @storageRestrictions(accesses: _$backingData, initializes: _color)
                     init(initialValue) {
-                        _$backingData._setTransformableValue(initialValue, at: 4)
+                        StrataCore._setTransformableValue(initialValue, at: 4, in: _$backingData)
                         _color = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.color)
-                        return self._$backingData._getTransformableValue(at: 4, as: Color.self)
+                        return StrataCore._getTransformableValue(at: 4, in: self._$backingData, as: Color.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.color) {
-                            self._$backingData._setTransformableValue(newValue, at: 4)
+                            StrataCore._setTransformableValue(newValue, at: 4, in: self._$backingData)
                         }
                     }
                 }
@@ -240,16 +240,16 @@ struct PersistedPropertyMacroTests {
                 var `default`: Bool {
                     @storageRestrictions(accesses: _$backingData, initializes: _default)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _default = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.`default`)
-                        return self._$backingData._getValue(at: 0, as: Bool.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: Bool.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.`default`) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }

@@ -27,16 +27,16 @@ struct UniqueMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 0)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return self._$backingData._getValue(at: 0, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self._$backingData._setValue(newValue, at: 0)
+                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
                         }
                     }
                 }
@@ -45,16 +45,16 @@ struct UniqueMacroTests {
                 var startDate: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _startDate)
                     init(initialValue) {
-                        _$backingData._setValue(initialValue, at: 1)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
                         _startDate = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.startDate)
-                        return self._$backingData._getValue(at: 1, as: Date.self)
+                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Date.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
-                            self._$backingData._setValue(newValue, at: 1)
+                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
                         }
                     }
                 }

@@ -56,27 +56,24 @@ final class EntityRuntime: @unchecked Sendable {
     let plainKinds: [PersistentValue.Kind?]
     /// For each slot, whether the property is an optional attribute.
     let optionalAttributeSlots: [Bool]
-    /// Makes a model of this entity registered in a context, with its slots and identifier.
+    /// The backing data class of this entity's registered models, which makes them.
     ///
-    /// Made once per entity, so creating each fetched model needs no lookup of the model
-    /// type's layout or of its backing data's generic class.
-    let makeModel: ModelFactory
-    /// Creates a registered model from its slots, identifier and context.
-    typealias ModelFactory = (SlotStorage, PersistentIdentifier, ModelContext) -> any PersistentModel
+    /// Kept as an existential metatype, and called through it, so making each fetched model
+    /// looks up neither the model type's layout nor the backing data's generic class: a
+    /// metatype of `ManagedBackingData<M>` written in generic code is looked up in the
+    /// runtime's metadata cache at every use (about 330 instructions a model).
+    private let modelMaker: any ModelMaking.Type
+    private let layout: ModelLayout
 
-    /// The factory of registered models of `type`.
-    static func modelFactory(for type: any PersistentModel.Type) -> ModelFactory {
-        func factory<M: PersistentModel>(_ type: M.Type) -> ModelFactory {
-            let layout = ModelLayout.of(M.self)
-            let dataType = ManagedBackingData<M>.self
-            return { slots, id, context in
-                let data = dataType.init(storage: slots, identifier: id, context: context, layout: layout)
-                let model = type.init(backingData: data)
-                data.owner = model
-                return model
-            }
-        }
-        return factory(type)
+    /// Makes a model of this entity registered in `context`, with its slots and identifier.
+    func makeModel(_ storage: SlotStorage, _ id: PersistentIdentifier, _ context: ModelContext) -> any PersistentModel {
+        modelMaker.makeModel(storage: storage, identifier: id, context: context, layout: layout)
+    }
+
+    /// The backing data class of registered models of `type`.
+    static func modelMaker(for type: any PersistentModel.Type) -> any ModelMaking.Type {
+        func maker<M: PersistentModel>(_ type: M.Type) -> any ModelMaking.Type { ManagedBackingData<M>.self }
+        return maker(type)
     }
 
     /// Whether the model's snapshots differ from the store entity's: it belongs to a hierarchy.
@@ -94,7 +91,8 @@ final class EntityRuntime: @unchecked Sendable {
     init(entity: Schema.Entity, schema: Schema) {
         self.entity = entity
         self.modelType = entity.modelType!
-        self.makeModel = Self.modelFactory(for: entity.modelType!)
+        self.modelMaker = Self.modelMaker(for: entity.modelType!)
+        self.layout = ModelLayout.of(entity.modelType!)
         let properties = entity.storedProperties
         propertyNames = entity.storedPropertyNames
         var attributes: [AttributeSlot] = []

@@ -9,67 +9,25 @@ enum ManagedSlot {
     case unloaded
 }
 
-/// The context's view of a registered model's backing data, with the model type erased.
-protocol ManagedData: AnyObject {
-    var identifier: PersistentIdentifier? { get set }
-    var isInserted: Bool { get set }
-    var isChanged: Bool { get set }
-    var isDeleted: Bool { get set }
-    /// The model's slots.
-    var storage: SlotStorage { get set }
-    /// The slot `slot`, as stored: a fault stays a fault.
-    subscript(slot slot: Int) -> ManagedSlot { get set }
-    /// The number of slots.
-    var slotCount: Int { get }
-    var original: SlotStorage? { get set }
-    /// Slots set since the model was fetched or last saved.
-    var changedSlots: Set<Int> { get set }
-    /// Slots whose relationship fault failed to load; a save that would overwrite one refuses.
-    var failedFaultSlots: Set<Int> { get set }
-    var context: ModelContext? { get set }
-    var ownerModel: (any PersistentModel)? { get }
-    var entityName: String { get }
-    /// Leaves the context: values stay, tracking stops.
-    func detach()
-    /// Puts back the values saved before the first unsaved change.
-    func restoreOriginal()
-    /// Leaves the context: relationships let go of their models and read as `nil` or empty,
-    /// so no reference cycle between models outlives their context.
-    ///
-    /// - Parameter keepingIdentifiers: Whether relationships keep their models' identifiers,
-    ///   for an undo that inserts the model again; a context that is going away needs none.
-    func release(keepingIdentifiers: Bool)
-
-    /// Holds the owner strongly until the context releases the data: another model shares it.
-    func keepOwnerAlive()
-    /// Forgets the change tracking of the last save or fetch.
-    func markSaved()
-    /// Puts `value` in `slot` as a change, without the setter's relationship upkeep: the
-    /// undo or redo of a change the context recorded slot by slot.
-    func restore(_ value: ManagedSlot, at slot: Int)
-}
-
-/// The backing data of a model registered in a context: values in slots, relationships
-/// that fault in from their identifiers when first read, and change tracking.
+/// The context's view of a registered model's backing data, with the model type erased:
+/// values in slots, relationships kept as faults until first read, and change tracking.
 ///
-/// The context is held weakly: a context owns what it registered, not the other way round.
-/// Once the context is gone, loaded values still read; a relationship that was not loaded
-/// reads as `nil` or empty (see "Ownership" in the architecture article).
-final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData {
-    var storage: SlotStorage
+/// A class rather than a protocol so that finding it behind a model's `any BackingData` is a
+/// class cast, a walk up the superclass chain. A cast to a protocol looked the conformance up
+/// in the runtime's cache, about 320 instructions, and the context does it several times for
+/// every model it inserts or saves.
+class ManagedData {
+    /// The model's slots.
+    ///
+    /// Unchecked for exclusivity: every read and write of a model's values goes through it,
+    /// the dynamic check cost two runtime calls per access, and the slots are only touched
+    /// by the context's own thread, with no access overlapping another.
+    @exclusivity(unchecked) var storage: SlotStorage
     var persistentModelID: PersistentIdentifier?
     weak var context: ModelContext?
-    /// The model whose values these are, read only while a context tracks them.
-    ///
-    /// Not `weak`: a weak reference gives every model a side table, which made each fetched
-    /// model cost an allocation and a slow release. The model holds its backing data
-    /// strongly, so the owner lives as long as the data, except for data shared by an
-    /// upsert (see ``ChangeTracking/keepsOwnerAlive``); ``release(keepingIdentifiers:)`` and ``detach()`` end
-    /// tracking before an owner could go.
-    unowned(unsafe) var owner: Model?
     /// What tracks changes, made at the first change: a fetched model that is only read
     /// (most of them) holds one reference instead of four fields.
-    private var tracking: ChangeTracking?
+    fileprivate var tracking: ChangeTracking?
     var isInserted = false
     var isChanged = false
     var isDeleted = false
@@ -77,12 +35,7 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
     /// The model type's layout, kept so hot paths need no type-to-layout lookup.
     let layout: ModelLayout
 
-    init(for modelType: Model.Type) {
-        storage = SlotStorage([])
-        layout = ModelLayout.of(Model.self)
-    }
-
-    init(storage: SlotStorage, identifier: PersistentIdentifier?, context: ModelContext, layout: ModelLayout) {
+    init(storage: SlotStorage, identifier: PersistentIdentifier?, context: ModelContext?, layout: ModelLayout) {
         self.storage = storage
         self.persistentModelID = identifier
         self.context = context
@@ -97,25 +50,17 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
         set { persistentModelID = newValue }
     }
 
-    var ownerModel: (any PersistentModel)? { context == nil ? nil : owner }
+    /// The model these values belong to, while a context tracks them.
+    var ownerModel: (any PersistentModel)? { nil }
 
-    var metadata: Any { persistentModelID?.storeIdentifier as Any }
-
-    var hasChanges: Bool { isInserted || isChanged || isDeleted }
-
+    /// The slot `slot`, as stored: a fault stays a fault.
     subscript(slot slot: Int) -> ManagedSlot {
         get { storage[slot] }
         set { storage[slot] = newValue }
     }
 
+    /// The number of slots.
     var slotCount: Int { storage.count }
-
-    func value(at slot: Int) -> BackingValue {
-        guard slot < storage.count else { return .unset }
-        if let value = storage.loadedValue(at: slot) { return value }
-        guard let context else { return unresolvedValue(at: slot) }
-        return context.resolveFault(of: self, at: slot)
-    }
 
     /// What a slot that cannot be loaded reads as: `nil` for a to-one relationship, an
     /// empty collection for a to-many one, and unset for an attribute.
@@ -130,53 +75,47 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
         }
     }
 
-    func setValue(_ value: BackingValue, at slot: Int) {
-        if slot >= storage.count { storage.extend(through: slot) }
-        guard let context, let owner else {
-            storage[slot] = .loaded(value)
-            return
-        }
-        let old = storage[slot]
-        recordChange(at: slot)
-        storage[slot] = .loaded(value)
-        context.backingDataDidChange(owner, self, slot: slot, old: old, new: value)
-    }
-
+    /// Puts `value` in `slot` as a change, without the setter's relationship upkeep: the
+    /// undo or redo of a change the context recorded slot by slot.
     func restore(_ value: ManagedSlot, at slot: Int) {
         recordChange(at: slot)
         storage[slot] = value
     }
 
     /// Notes a change of `slot`, keeping the saved slots at the first change since a save or fetch.
-    private func recordChange(at slot: Int) {
+    fileprivate func recordChange(at slot: Int) {
         let tracking = tracked
         if !isInserted && !isChanged && tracking.original == nil { tracking.original = storage }
         tracking.changedSlots.insert(slot)
     }
 
     /// The change tracking, made when first needed.
-    private var tracked: ChangeTracking {
+    fileprivate var tracked: ChangeTracking {
         if let tracking { return tracking }
         let made = ChangeTracking()
         tracking = made
         return made
     }
 
+    /// The slots as saved before the first unsaved change.
     var original: SlotStorage? {
         get { tracking?.original }
         set { if newValue != nil || tracking != nil { tracked.original = newValue } }
     }
 
+    /// Slots set since the model was fetched or last saved.
     var changedSlots: Set<Int> {
         get { tracking?.changedSlots ?? [] }
         set { if !newValue.isEmpty || tracking != nil { tracked.changedSlots = newValue } }
     }
 
+    /// Slots whose relationship fault failed to load; a save that would overwrite one refuses.
     var failedFaultSlots: Set<Int> {
         get { tracking?.failedFaultSlots ?? [] }
         set { if !newValue.isEmpty || tracking != nil { tracked.failedFaultSlots = newValue } }
     }
 
+    /// Leaves the context: values stay, tracking stops.
     func detach() {
         context = nil
         tracking?.keepsOwnerAlive = nil
@@ -184,6 +123,7 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
         markSaved()
     }
 
+    /// Puts back the values saved before the first unsaved change.
     func restoreOriginal() {
         if let original = tracking?.original { storage = original }
         tracking?.original = nil
@@ -192,10 +132,16 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
         isDeleted = false
     }
 
+    /// Holds the owner strongly until the context releases the data: another model shares it.
     func keepOwnerAlive() {
-        tracked.keepsOwnerAlive = owner
+        tracked.keepsOwnerAlive = ownerModel
     }
 
+    /// Leaves the context: relationships let go of their models and read as `nil` or empty,
+    /// so no reference cycle between models outlives their context.
+    ///
+    /// - Parameter keepingIdentifiers: Whether relationships keep their models' identifiers,
+    ///   for an undo that inserts the model again; a context that is going away needs none.
     func release(keepingIdentifiers: Bool) {
         // Only relationships hold other models; attribute slots are left untouched. Without a
         // context no fault loads, so a released relationship reads as `nil` or empty (see
@@ -221,6 +167,7 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
         collection._persistentModels.map { $0.persistentModelID }
     }
 
+    /// Forgets the change tracking of the last save or fetch.
     func markSaved() {
         isChanged = false
         guard let tracking else { return }
@@ -231,6 +178,75 @@ final class ManagedBackingData<Model: PersistentModel>: BackingData, ManagedData
             tracking.changedSlots = []
             tracking.failedFaultSlots = []
         }
+    }
+}
+
+/// The backing data of a model registered in a context: values in slots, relationships
+/// that fault in from their identifiers when first read, and change tracking.
+///
+/// The context is held weakly: a context owns what it registered, not the other way round.
+/// Once the context is gone, loaded values still read; a relationship that was not loaded
+/// reads as `nil` or empty (see "Ownership" in the architecture article).
+final class ManagedBackingData<Model: PersistentModel>: ManagedData, BackingData {
+    /// The model whose values these are, read only while a context tracks them.
+    ///
+    /// Not `weak`: a weak reference gives every model a side table, which made each fetched
+    /// model cost an allocation and a slow release. The model holds its backing data
+    /// strongly, so the owner lives as long as the data, except for data shared by an
+    /// upsert (see ``ChangeTracking/keepsOwnerAlive``); ``ManagedData/release(keepingIdentifiers:)``
+    /// and ``ManagedData/detach()`` end tracking before an owner could go.
+    unowned(unsafe) var owner: Model?
+
+    init(for modelType: Model.Type) {
+        super.init(storage: SlotStorage([]), identifier: nil, context: nil, layout: ModelLayout.of(Model.self))
+    }
+
+    override init(storage: SlotStorage, identifier: PersistentIdentifier?, context: ModelContext?, layout: ModelLayout) {
+        super.init(storage: storage, identifier: identifier, context: context, layout: layout)
+    }
+
+    override var ownerModel: (any PersistentModel)? { context == nil ? nil : owner }
+
+    var metadata: Any { persistentModelID?.storeIdentifier as Any }
+
+    var hasChanges: Bool { isInserted || isChanged || isDeleted }
+
+    func value(at slot: Int) -> BackingValue {
+        guard slot < storage.count else { return .unset }
+        if let value = storage.loadedValue(at: slot) { return value }
+        guard let context else { return unresolvedValue(at: slot) }
+        return context.resolveFault(of: self, at: slot)
+    }
+
+    func setValue(_ value: BackingValue, at slot: Int) {
+        if slot >= storage.count { storage.extend(through: slot) }
+        guard let context, let owner else {
+            storage[slot] = .loaded(value)
+            return
+        }
+        let old = storage[slot]
+        recordChange(at: slot)
+        storage[slot] = .loaded(value)
+        context.backingDataDidChange(owner, self, slot: slot, old: old, new: value)
+    }
+}
+
+/// A backing data class that makes registered models of its model type.
+protocol ModelMaking: AnyObject {
+    /// A new model registered in `context`, its backing data holding `storage`.
+    static func makeModel(storage: SlotStorage, identifier: PersistentIdentifier, context: ModelContext, layout: ModelLayout)
+        -> any PersistentModel
+}
+
+extension ManagedBackingData: ModelMaking {
+    static func makeModel(storage: SlotStorage, identifier: PersistentIdentifier, context: ModelContext, layout: ModelLayout)
+        -> any PersistentModel
+    {
+        // `self`, the metatype the call came through, rather than a metatype written here.
+        let data = self.init(storage: storage, identifier: identifier, context: context, layout: layout)
+        let model = Model(backingData: data)
+        data.owner = model
+        return model
     }
 }
 

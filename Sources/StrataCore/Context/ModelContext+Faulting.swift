@@ -207,15 +207,16 @@ extension ModelContext {
     }
 
     func makePlaceholder(_ type: any PersistentModel.Type, _ id: PersistentIdentifier) -> any PersistentModel {
-        let factory = EntityRuntime.modelFactory(for: type)
-        return factory(SlotStorage(repeatElement(.loaded(.unset), count: ModelLayout.of(type).propertyNames.count)), id, self)
+        let layout = ModelLayout.of(type)
+        let storage = SlotStorage(repeatElement(.loaded(.unset), count: layout.propertyNames.count))
+        return EntityRuntime.modelMaker(for: type).makeModel(storage: storage, identifier: id, context: self, layout: layout)
     }
 
     /// Takes a model's values from a newer snapshot; properties the snapshot lacks keep theirs.
     ///
     /// - Throws: As ``slots(from:runtime:partial:)``.
     @discardableResult
-    func refresh(_ data: any ManagedData, from snapshot: DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> [Int] {
+    func refresh(_ data: ManagedData, from snapshot: DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> [Int] {
         let fresh = try slots(from: snapshot, runtime: runtime, partial: partial)
         var refreshed: [Int] = []
         for index in 0..<fresh.count {

@@ -7,8 +7,8 @@ extension ModelContext {
         try core.runtime(for: entityName)
     }
 
-    func managedAny(_ model: any PersistentModel) -> (any ManagedData)? {
-        guard let data = model.anyBackingData as? any ManagedData, data.context === self else { return nil }
+    func managedAny(_ model: any PersistentModel) -> (ManagedData)? {
+        guard let data = model.anyBackingData as? ManagedData, data.context === self else { return nil }
         return data
     }
 
@@ -18,7 +18,7 @@ extension ModelContext {
     }
 
     private func adoptOpened<M: PersistentModel>(_ model: M, collecting added: inout [any PersistentModel]) {
-        if let data = model.persistentBackingData as? ManagedBackingData<M> {
+        if let data = model.persistentBackingData as? ManagedData {
             if data.context === self {
                 if data.isDeleted {
                     data.isDeleted = false

@@ -185,7 +185,7 @@ extension ModelContext {
     /// Loads the properties of a partially fetched model, for a store that needs every value.
     ///
     /// - Throws: The store's error, or ``SwiftDataError/missingModelContext`` when the model is gone.
-    func loadUnloadedProperties(of data: any ManagedData) throws {
+    func loadUnloadedProperties(of data: ManagedData) throws {
         guard let index = data.storage.firstUnloaded,
             let id = data.identifier
         else { return }

@@ -198,7 +198,7 @@ extension ModelContext {
     private func shareTyped<M: PersistentModel>(_ backingData: any BackingData, _ model: M) {
         guard let typed = backingData as? any BackingData<M> else { return }
         // The data's owner is the stored model; the merged insert now writes through it too.
-        if let managed = backingData as? any ManagedData {
+        if let managed = backingData as? ManagedData {
             managed.keepOwnerAlive()
             ownersKeptAlive.append(managed)
         }

@@ -88,7 +88,7 @@ public final class ModelContext: Equatable {
     var registered = IdentityMap()
     /// Backing data that holds its owner strongly (see ``ManagedData/keepOwnerAlive()``);
     /// released with the context, which breaks that cycle.
-    var ownersKeptAlive: [any ManagedData] = []
+    var ownersKeptAlive: [ManagedData] = []
     var inserted = ModelSet()
     var changed = ModelSet()
     var deleted = ModelSet()
@@ -127,7 +127,7 @@ public final class ModelContext: Equatable {
         let holding = core.storageEntitiesHoldingModels
         if !holding.isEmpty {
             registered.forEachModel(ofEntitiesWhere: holding.contains) { model in
-                (model.anyBackingData as? any ManagedData)?.release(keepingIdentifiers: false)
+                (model.anyBackingData as? ManagedData)?.release(keepingIdentifiers: false)
             }
         }
         for data in ownersKeptAlive { data.release(keepingIdentifiers: false) }

@@ -76,7 +76,7 @@ extension PersistentModel {
 extension PersistentModel {
     /// The context the model is registered in, or `nil` while it is detached or after it was deleted and saved.
     public var modelContext: ModelContext? {
-        (persistentBackingData as? any ManagedData)?.context
+        (persistentBackingData as? ManagedData)?.context
     }
 }
 
