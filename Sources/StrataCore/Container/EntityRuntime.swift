@@ -56,24 +56,16 @@ final class EntityRuntime: @unchecked Sendable {
     let plainKinds: [PersistentValue.Kind?]
     /// For each slot, whether the property is an optional attribute.
     let optionalAttributeSlots: [Bool]
-    /// The backing data class of this entity's registered models, which makes them.
-    ///
-    /// Kept as an existential metatype, and called through it, so making each fetched model
-    /// looks up neither the model type's layout nor the backing data's generic class: a
-    /// metatype of `ManagedBackingData<M>` written in generic code is looked up in the
-    /// runtime's metadata cache at every use (about 330 instructions a model).
-    private let modelMaker: any ModelMaking.Type
     private let layout: ModelLayout
 
     /// Makes a model of this entity registered in `context`, with its slots and identifier.
+    ///
+    /// Through the layout's metatype of the backing data class, so making each fetched model
+    /// looks up neither the model type's layout nor the backing data's generic class: a
+    /// metatype of `ManagedBackingData<M>` written in generic code is looked up in the
+    /// runtime's metadata cache at every use (about 330 instructions a model).
     func makeModel(_ storage: SlotStorage, _ id: PersistentIdentifier, _ context: ModelContext) -> any PersistentModel {
-        modelMaker.makeModel(storage: storage, identifier: id, context: context, layout: layout)
-    }
-
-    /// The backing data class of registered models of `type`.
-    static func modelMaker(for type: any PersistentModel.Type) -> any ModelMaking.Type {
-        func maker<M: PersistentModel>(_ type: M.Type) -> any ModelMaking.Type { ManagedBackingData<M>.self }
-        return maker(type)
+        layout.modelMaker.makeModel(storage: storage, identifier: id, context: context, layout: layout)
     }
 
     /// Whether the model's snapshots differ from the store entity's: it belongs to a hierarchy.
@@ -91,7 +83,6 @@ final class EntityRuntime: @unchecked Sendable {
     init(entity: Schema.Entity, schema: Schema) {
         self.entity = entity
         self.modelType = entity.modelType!
-        self.modelMaker = Self.modelMaker(for: entity.modelType!)
         self.layout = ModelLayout.of(entity.modelType!)
         let properties = entity.storedProperties
         propertyNames = entity.storedPropertyNames

@@ -236,6 +236,8 @@ protocol ModelMaking: AnyObject {
     /// A new model registered in `context`, its backing data holding `storage`.
     static func makeModel(storage: SlotStorage, identifier: PersistentIdentifier, context: ModelContext, layout: ModelLayout)
         -> any PersistentModel
+    /// Makes `model`, a detached model of this class's model type, inserted in `context` with `storage`.
+    static func adopt(_ model: any PersistentModel, storage: SlotStorage, identifier: PersistentIdentifier, context: ModelContext, layout: ModelLayout)
 }
 
 extension ManagedBackingData: ModelMaking {
@@ -247,6 +249,15 @@ extension ManagedBackingData: ModelMaking {
         let model = Model(backingData: data)
         data.owner = model
         return model
+    }
+
+    static func adopt(_ model: any PersistentModel, storage: SlotStorage, identifier: PersistentIdentifier, context: ModelContext, layout: ModelLayout) {
+        // The caller opened `model` as this class's model type.
+        let owner = unsafeDowncast(model as AnyObject, to: Model.self)
+        let data = self.init(storage: storage, identifier: identifier, context: context, layout: layout)
+        data.owner = owner
+        data.isInserted = true
+        owner.persistentBackingData = data
     }
 }
 

@@ -209,7 +209,7 @@ extension ModelContext {
     func makePlaceholder(_ type: any PersistentModel.Type, _ id: PersistentIdentifier) -> any PersistentModel {
         let layout = ModelLayout.of(type)
         let storage = SlotStorage(repeatElement(.loaded(.unset), count: layout.propertyNames.count))
-        return EntityRuntime.modelMaker(for: type).makeModel(storage: storage, identifier: id, context: self, layout: layout)
+        return layout.modelMaker.makeModel(storage: storage, identifier: id, context: self, layout: layout)
     }
 
     /// Takes a model's values from a newer snapshot; properties the snapshot lacks keep theirs.

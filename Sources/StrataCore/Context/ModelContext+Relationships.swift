@@ -8,7 +8,7 @@ extension ModelContext {
     }
 
     func managedAny(_ model: any PersistentModel) -> (ManagedData)? {
-        guard let data = model.anyBackingData as? ManagedData, data.context === self else { return nil }
+        guard let data = model.managedData, data.context === self else { return nil }
         return data
     }
 
@@ -18,7 +18,7 @@ extension ModelContext {
     }
 
     private func adoptOpened<M: PersistentModel>(_ model: M, collecting added: inout [any PersistentModel]) {
-        if let data = model.persistentBackingData as? ManagedData {
+        if let data = model.managedData {
             if data.context === self {
                 if data.isDeleted {
                     data.isDeleted = false
@@ -29,24 +29,42 @@ extension ModelContext {
             if data.context != nil { return }
         }
         let source = model.persistentBackingData
-        let layout = ModelLayout.of(M.self)
+        let detached = (source as AnyObject) as? DetachedData
+        let layout = layout(of: M.self)
         let count = layout.propertyNames.count
-        var storage = SlotStorage(count: count)
+        // The slots built as a fetched model's are: attribute values in one array, the rest
+        // (relationships, transformable values, unset slots) beside it only when there are any.
+        var values: [PersistentValue] = []
+        values.reserveCapacity(count)
+        var others: ContiguousArray<ManagedSlot?>?
         var related: [any PersistentModel] = []
         for slot in 0..<count {
-            let value = source.value(at: slot)
+            let value: BackingValue
+            if let detached {
+                value = slot < detached.slots.count ? detached.slots[slot] : .unset
+            } else {
+                value = source.value(at: slot)
+            }
             switch value {
+            case .attribute(let stored):
+                switch stored {
+                case .identifier, .identifiers: break
+                default:
+                    values.append(stored)
+                    continue
+                }
             case .toOne(let other?): related.append(other)
             case .toMany(let collection): related.append(contentsOf: collection._persistentModels as [any PersistentModel])
             default: break
             }
-            storage[slot] = .loaded(value)
+            values.append(.null)
+            if others == nil { others = ContiguousArray(repeating: nil, count: count) }
+            others![slot] = .loaded(value)
         }
-        let identifier = source.persistentModelID ?? PersistentIdentifier.temporary(entityName: layout.identifierEntityName)
-        let data = ManagedBackingData<M>(storage: storage, identifier: identifier, context: self, layout: layout)
-        data.owner = model
-        data.isInserted = true
-        model.persistentBackingData = data
+        // A detached model's identifier is read without making one, as its getter would.
+        let assigned = detached != nil ? detached?.identifier : source.persistentModelID
+        let identifier = assigned ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
+        layout.modelMaker.adopt(model, storage: SlotStorage(values: values, others: others), identifier: identifier, context: self, layout: layout)
         registered.register(model, as: identifier)
         inserted.insert(model)
         registerUndo { $0.undoInsert(model) }

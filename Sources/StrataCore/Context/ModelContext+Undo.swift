@@ -77,7 +77,7 @@ extension ModelContext {
     /// Inserts a model that left the context, resolving the relationships it held as
     /// identifiers against the models this context registered.
     private func reinsert(_ model: any PersistentModel) {
-        guard let data = model.anyBackingData as? ManagedData, data.context == nil else { return }
+        guard let data = model.managedData, data.context == nil else { return }
         let layout = ModelLayout.of(type(of: model))
         for slot in 0..<data.slotCount {
             switch data[slot: slot] {

@@ -86,6 +86,9 @@ public final class ModelContext: Equatable {
 
     /// The models this context registered, owned by it.
     var registered = IdentityMap()
+    /// The layout of the model type inserted last: an import inserts one type after another,
+    /// and the shared cache takes a lock.
+    private var lastLayout: (type: ObjectIdentifier, layout: ModelLayout)?
     /// Backing data that holds its owner strongly (see ``ManagedData/keepOwnerAlive()``);
     /// released with the context, which breaks that cycle.
     var ownersKeptAlive: [ManagedData] = []
@@ -119,6 +122,15 @@ public final class ModelContext: Equatable {
         for store in core.stores { store.initializeState(for: editingState) }
     }
 
+    /// The layout of `type`, through ``lastLayout``.
+    func layout(of type: any PersistentModel.Type) -> ModelLayout {
+        let key = ObjectIdentifier(type)
+        if let lastLayout, lastLayout.type == key { return lastLayout.layout }
+        let layout = ModelLayout.of(type)
+        lastLayout = (key, layout)
+        return layout
+    }
+
     deinit {
         // Models hold their context weakly, so they already see it gone; break the cycles
         // between related models so the graph is freed with the context. Only models of
@@ -127,7 +139,7 @@ public final class ModelContext: Equatable {
         let holding = core.storageEntitiesHoldingModels
         if !holding.isEmpty {
             registered.forEachModel(ofEntitiesWhere: holding.contains) { model in
-                (model.anyBackingData as? ManagedData)?.release(keepingIdentifiers: false)
+                model.managedData?.release(keepingIdentifiers: false)
             }
         }
         for data in ownersKeptAlive { data.release(keepingIdentifiers: false) }

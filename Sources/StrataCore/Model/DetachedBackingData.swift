@@ -1,14 +1,37 @@
-/// Backing data for a model that no context tracks yet: values live in slots in memory.
+/// The values of a model that no context tracks yet, with the model type erased.
+///
+/// A class rather than a protocol, so that an insert finds it behind a model's backing data
+/// with a class cast (a protocol cast looks the conformance up in the runtime's cache).
 @usableFromInline
-final class DetachedBackingData<Model: PersistentModel>: BackingData, DetachedSlots {
+class DetachedData {
+    /// One value per slot that was set, `.unset` in the others.
+    ///
     /// Unchecked for exclusivity: a new model's initializer writes every property here, and
     /// the dynamic check cost two runtime calls per write; nothing overlaps these accesses.
-    @exclusivity(unchecked) private var slots: ContiguousArray<BackingValue>
-    private var identifier: PersistentIdentifier?
+    @exclusivity(unchecked) fileprivate(set) var slots: ContiguousArray<BackingValue> = []
+    /// The identifier, once one was asked for or assigned.
+    fileprivate(set) var identifier: PersistentIdentifier?
 
     @usableFromInline
+    init() {}
+
+    /// The slots that were set, with their values.
+    var setSlots: [(Int, BackingValue)] {
+        var set: [(Int, BackingValue)] = []
+        for slot in slots.indices {
+            if case .unset = slots[slot] { continue }
+            set.append((slot, slots[slot]))
+        }
+        return set
+    }
+}
+
+/// Backing data for a model that no context tracks yet: values live in slots in memory.
+@usableFromInline
+final class DetachedBackingData<Model: PersistentModel>: DetachedData, BackingData {
+    @usableFromInline
     init(for modelType: Model.Type) {
-        slots = []
+        super.init()
     }
 
     /// A temporary identifier, assigned when first asked for.
@@ -16,7 +39,7 @@ final class DetachedBackingData<Model: PersistentModel>: BackingData, DetachedSl
     var persistentModelID: PersistentIdentifier? {
         get {
             if let identifier { return identifier }
-            let temporary = PersistentIdentifier.temporary(entityName: ModelLayout.of(Model.self).identifierEntityName)
+            let temporary = PersistentIdentifier.temporary(in: ModelLayout.of(Model.self).temporaryScope)
             identifier = temporary
             return temporary
         }
@@ -45,19 +68,5 @@ final class DetachedBackingData<Model: PersistentModel>: BackingData, DetachedSl
             while slots.count <= slot { slots.append(.unset) }
         }
         slots[slot] = value
-    }
-}
-
-/// Detached backing data whose set slots can be listed.
-protocol DetachedSlots {
-    var setSlots: [(Int, BackingValue)] { get }
-}
-
-extension DetachedBackingData {
-    var setSlots: [(Int, BackingValue)] {
-        slots.indices.compactMap { slot in
-            if case .unset = slots[slot] { return nil }
-            return (slot, slots[slot])
-        }
     }
 }

@@ -19,10 +19,17 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
     /// For each `.ephemeral` attribute with a default value or an optional type, by slot: the
     /// value saves write in its place (its default, or `nil`), so the value itself is never stored.
     let ephemeralValues: [Int: PersistentValue]
+    /// The scope of the model's temporary identifiers: no store, its identifier entity.
+    let temporaryScope: PersistentIdentifier.Scope
+    /// The backing data class of the model's registered instances, which makes them; called
+    /// through this metatype, it needs no generic metadata lookup per model.
+    let modelMaker: any ModelMaking.Type
 
     private init(modelType: any PersistentModel.Type) {
         entityName = Schema.entityName(for: modelType)
         identifierEntityName = Self.rootName(of: modelType)
+        temporaryScope = PersistentIdentifier.Scope.named(storeIdentifier: nil, entityName: identifierEntityName)
+        modelMaker = Self.modelMaker(for: modelType)
         let metadata = modelType.schemaMetadata
         propertyNames = metadata.map(\.name)
         keyPaths = metadata.map(\.keypath)
@@ -63,6 +70,11 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
             }
         }
         ephemeralValues = ephemeral
+    }
+
+    private static func modelMaker(for type: any PersistentModel.Type) -> any ModelMaking.Type {
+        func maker<M: PersistentModel>(_ type: M.Type) -> any ModelMaking.Type { ManagedBackingData<M>.self }
+        return maker(type)
     }
 
     private static func rootName<M: PersistentModel>(of modelType: M.Type) -> String {

@@ -47,7 +47,7 @@ extension PersistentModel {
     /// The model's identifier: temporary until the model is first saved.
     public var persistentModelID: PersistentIdentifier {
         if let identifier = persistentBackingData.persistentModelID { return identifier }
-        let temporary = PersistentIdentifier.temporary(entityName: ModelLayout.of(type(of: self)).identifierEntityName)
+        let temporary = PersistentIdentifier.temporary(in: ModelLayout.of(type(of: self)).temporaryScope)
         persistentBackingData.persistentModelID = temporary
         return temporary
     }
@@ -71,12 +71,18 @@ extension PersistentModel {
 extension PersistentModel {
     /// The backing data with its model type erased, for code holding `any PersistentModel`.
     var anyBackingData: any BackingData { persistentBackingData }
+
+    /// The backing data a context manages, or `nil` for a detached model.
+    ///
+    /// Cast as a class reference: a cast from the `any BackingData<Self>` existential built
+    /// that existential's type metadata and ran the general cast, about 1,700 instructions.
+    var managedData: ManagedData? { (persistentBackingData as AnyObject) as? ManagedData }
 }
 
 extension PersistentModel {
     /// The context the model is registered in, or `nil` while it is detached or after it was deleted and saved.
     public var modelContext: ModelContext? {
-        (persistentBackingData as? ManagedData)?.context
+        managedData?.context
     }
 }
 
@@ -101,6 +107,6 @@ public func _adoptPendingValues<Root: PersistentModel>(
 
 /// Copies every slot `source` has a value in. Generated code only.
 public func _copySetSlots(from source: any BackingData, into target: any BackingData) {
-    guard let detached = source as? any DetachedSlots else { return }
+    guard let detached = (source as AnyObject) as? DetachedData else { return }
     for (slot, value) in detached.setSlots { target.setValue(value, at: slot) }
 }
