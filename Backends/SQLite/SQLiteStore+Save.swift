@@ -79,13 +79,23 @@ struct SaveWriter {
         inserted: [DefaultSnapshot], updated: [DefaultSnapshot], deleted: [DefaultSnapshot], on connection: SQLiteConnection
     ) throws {
         var joinWrites: [(SQLiteSchemaMapping.Table, Int64, SnapshotColumns)] = []
+        remapped.reserveCapacity(remapped.count + inserted.count)
+        // Per run of rows of one table: its permanent identifiers' template, and whether it has
+        // join rows to write after every insert (a row's table and columns were kept for them).
+        var current: (entityName: String, template: PersistentIdentifier, hasJoinRows: Bool)?
         for snapshot in inserted {
             let table = try table(of: snapshot)
+            if current?.entityName != table.entityName {
+                current = (
+                    table.entityName,
+                    try PersistentIdentifier.identifier(for: store.identifier, entityName: table.entityName, primaryKey: 0),
+                    table.properties.contains { if case .joinTable = $0 { true } else { false } }
+                )
+            }
             let listed = SnapshotColumns(snapshot, table: table)
             let key = try insert(listed, into: table, on: connection)
-            remapped[snapshot.persistentIdentifier] = try PersistentIdentifier.identifier(
-                for: store.identifier, entityName: table.entityName, primaryKey: key)
-            joinWrites.append((table, key, listed))
+            remapped[snapshot.persistentIdentifier] = current!.template.replacingPrimaryKey(key)
+            if current!.hasJoinRows { joinWrites.append((table, key, listed)) }
             if recordsHistory { history.insert(table.entityName, key: key) }
         }
         for fixup in fixups {

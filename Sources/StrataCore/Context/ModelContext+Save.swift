@@ -122,6 +122,13 @@ extension ModelContext {
                 outcome.committedStores.append(part.store.identifier)
                 if let token = result.historyToken { outcome.historyTokens.append(token) }
             }
+            // Every inserted model in one part (one store): the set is emptied at once rather
+            // than model by model.
+            if part.inserted.count == self.inserted.count {
+                self.inserted = ModelSet()
+            } else {
+                for model in part.inserted { self.inserted.remove(model) }
+            }
             for model in part.inserted { outcome.inserted.append(finishInsert(model, remapped: result.remapped)) }
             for (model, snapshot) in zip(part.updated, updated) {
                 finishUpdate(model)
@@ -201,7 +208,6 @@ extension ModelContext {
     // MARK: Bookkeeping after a store committed
 
     private func finishInsert(_ model: any PersistentModel, remapped: [PersistentIdentifier: PersistentIdentifier]) -> PersistentIdentifier {
-        inserted.remove(model)
         guard let data = managedAny(model), let temporary = data.identifier else { return model.persistentModelID }
         let permanent = remapped[temporary] ?? temporary
         if permanent != temporary {
@@ -252,7 +258,7 @@ extension ModelContext {
     /// store has yet to insert, so the next round sends them again with permanent ones.
     private func markForwardReferences(in models: [any PersistentModel]) {
         for model in models {
-            let relationships = ModelLayout.of(type(of: model)).relationshipSlots
+            let relationships = layout(of: type(of: model)).relationshipSlots
             guard !relationships.isEmpty, let data = managedAny(model) else { continue }
             for slot in relationships where slot < data.slotCount {
                 let stale = loadedModels(in: data[slot: slot]).contains { managedAny($0)?.isInserted == true }
