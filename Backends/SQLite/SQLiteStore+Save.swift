@@ -104,12 +104,21 @@ struct SaveWriter {
             try statement.bind([.integer(targetKey), .integer(fixup.key)])
             try statement.run()
         }
+        // The columns a partial snapshot lists, worked out once per distinct list of names:
+        // the updates of one save mostly change the same properties.
+        var listing: (entityName: String, names: [String], listing: SnapshotColumns.Listing, hasJoinRows: Bool)?
         for snapshot in updated {
             let table = try table(of: snapshot)
             let key = try heldKey(of: snapshot)
-            let listed = SnapshotColumns(snapshot, table: table)
+            if listing?.entityName != table.entityName || listing?.names != snapshot.propertyNames {
+                listing = (
+                    table.entityName, snapshot.propertyNames, SnapshotColumns.Listing(snapshot.propertyNames, table: table),
+                    table.properties.contains { if case .joinTable = $0 { true } else { false } }
+                )
+            }
+            let listed = SnapshotColumns(snapshot, table: table, listing: listing!.listing)
             try update(listed, in: table, key: key, on: connection)
-            joinWrites.append((table, key, listed))
+            if listing!.hasJoinRows { joinWrites.append((table, key, listed)) }
             if recordsHistory { history.update(table.entityName, key: key, properties: snapshot.propertyNames) }
         }
         for (table, key, listed) in joinWrites { try writeJoinRows(listed, table: table, key: key, on: connection) }
@@ -386,20 +395,34 @@ struct SnapshotColumns {
     /// The slot of each column of the table.
     private let columnSlots: [Int]
 
-    init(_ snapshot: DefaultSnapshot, table: SQLiteSchemaMapping.Table) {
-        self.snapshot = snapshot
-        // Shared with the table, so a snapshot of every property allocates nothing here.
-        columnSlots = table.columnSlots
-        if snapshot.propertyNames == table.propertyNames {
-            positions = table.everySlot
-            columns = table.everyColumn
-        } else {
-            var index: [String: Int] = [:]
-            for (position, name) in snapshot.propertyNames.enumerated() where index[name] == nil { index[name] = position }
-            let listed = table.propertyNames.map { index[$0] }
-            positions = listed
-            columns = table.columns.indices.filter { listed[table.columns[$0].slot] != nil }
+    /// Which of a table's properties and columns a list of property names holds.
+    struct Listing {
+        /// For each slot of the table, the index of its value in the snapshot, or `nil` when not listed.
+        let positions: [Int?]
+        /// The listed columns, as indices into `table.columns`, in increasing order.
+        let columns: [Int]
+
+        init(_ names: [String], table: SQLiteSchemaMapping.Table) {
+            if names == table.propertyNames {
+                // Shared with the table, so a snapshot of every property allocates nothing here.
+                positions = table.everySlot
+                columns = table.everyColumn
+            } else {
+                var index: [String: Int] = [:]
+                for (position, name) in names.enumerated() where index[name] == nil { index[name] = position }
+                let listed = table.propertyNames.map { index[$0] }
+                positions = listed
+                columns = table.columns.indices.filter { listed[table.columns[$0].slot] != nil }
+            }
         }
+    }
+
+    init(_ snapshot: DefaultSnapshot, table: SQLiteSchemaMapping.Table, listing: Listing? = nil) {
+        self.snapshot = snapshot
+        columnSlots = table.columnSlots
+        let listing = listing ?? Listing(snapshot.propertyNames, table: table)
+        positions = listing.positions
+        columns = listing.columns
     }
 
     /// The value of property `slot`, or `nil` when the snapshot does not list it.
