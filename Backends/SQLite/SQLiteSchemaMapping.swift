@@ -40,6 +40,12 @@ struct SQLiteSchemaMapping: Sendable {
         /// Every column index, in order.
         let everyColumn: [Int]
 
+        /// Whether a to-many relationship keeps its members in a join table, so that a saved
+        /// row has join rows to write.
+        var hasJoinTables: Bool {
+            properties.contains { if case .joinTable = $0 { true } else { false } }
+        }
+
         init(
             entityName: String, tableName: String, propertyNames: [String], properties: [Property], columns: [Column],
             uniqueConstraints: [[String]], indices: [[String]]

@@ -89,7 +89,7 @@ struct SaveWriter {
                 current = (
                     table.entityName,
                     try PersistentIdentifier.identifier(for: store.identifier, entityName: table.entityName, primaryKey: 0),
-                    table.properties.contains { if case .joinTable = $0 { true } else { false } }
+                    table.hasJoinTables
                 )
             }
             let listed = SnapshotColumns(snapshot, table: table)
@@ -113,7 +113,7 @@ struct SaveWriter {
             if listing?.entityName != table.entityName || listing?.names != snapshot.propertyNames {
                 listing = (
                     table.entityName, snapshot.propertyNames, SnapshotColumns.Listing(snapshot.propertyNames, table: table),
-                    table.properties.contains { if case .joinTable = $0 { true } else { false } }
+                    table.hasJoinTables
                 )
             }
             let listed = SnapshotColumns(snapshot, table: table, listing: listing!.listing)

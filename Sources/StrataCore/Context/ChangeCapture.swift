@@ -19,7 +19,7 @@ enum ChangeCapture {
     /// - Throws: ``SwiftDataError/modelValidationFailure`` when `.all` meets a property that
     ///   was not fetched.
     static func snapshot(of data: ManagedData, layout: ModelLayout, properties: Properties) throws -> DefaultSnapshot {
-        let identifier = data.identifier ?? PersistentIdentifier.temporary(entityName: layout.identifierEntityName)
+        let identifier = data.identifier ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
         let storage = data.storage
         if properties != .changed, storage.others == nil, layout.ephemeralValues.isEmpty,
             storage.count == layout.propertyNames.count

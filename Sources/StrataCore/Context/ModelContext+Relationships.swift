@@ -7,7 +7,7 @@ extension ModelContext {
         try core.runtime(for: entityName)
     }
 
-    func managedAny(_ model: any PersistentModel) -> (ManagedData)? {
+    func managedAny(_ model: any PersistentModel) -> ManagedData? {
         guard let data = model.managedData, data.context === self else { return nil }
         return data
     }
@@ -32,11 +32,7 @@ extension ModelContext {
         let detached = (source as AnyObject) as? DetachedData
         let layout = layout(of: M.self)
         let count = layout.propertyNames.count
-        // The slots built as a fetched model's are: attribute values in one array, the rest
-        // (relationships, transformable values, unset slots) beside it only when there are any.
-        var values: [PersistentValue] = []
-        values.reserveCapacity(count)
-        var others: ContiguousArray<ManagedSlot?>?
+        var storage = SlotStorage(capacity: count)
         var related: [any PersistentModel] = []
         for slot in 0..<count {
             let value: BackingValue
@@ -46,25 +42,16 @@ extension ModelContext {
                 value = source.value(at: slot)
             }
             switch value {
-            case .attribute(let stored):
-                switch stored {
-                case .identifier, .identifiers: break
-                default:
-                    values.append(stored)
-                    continue
-                }
             case .toOne(let other?): related.append(other)
             case .toMany(let collection): related.append(contentsOf: collection._persistentModels as [any PersistentModel])
             default: break
             }
-            values.append(.null)
-            if others == nil { others = ContiguousArray(repeating: nil, count: count) }
-            others![slot] = .loaded(value)
+            storage.append(loaded: value)
         }
         // A detached model's identifier is read without making one, as its getter would.
-        let assigned = detached != nil ? detached?.identifier : source.persistentModelID
+        let assigned = if let detached { detached.identifier } else { source.persistentModelID }
         let identifier = assigned ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
-        layout.modelMaker.adopt(model, storage: SlotStorage(values: values, others: others), identifier: identifier, context: self, layout: layout)
+        layout.modelMaker.adopt(model, storage: storage, identifier: identifier, context: self, layout: layout)
         registered.register(model, as: identifier)
         inserted.insert(model)
         registerUndo { $0.undoInsert(model) }

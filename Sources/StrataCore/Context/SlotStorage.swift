@@ -21,15 +21,64 @@ struct SlotStorage {
         self.others = others
     }
 
-    /// Storage for `count` slots, each to be set before it is read.
-    init(count: Int) {
-        values = Array(repeating: .null, count: count)
+    /// Empty storage with room for `capacity` slots, to be filled with ``append(_:)``.
+    init(capacity: Int) {
+        values = []
+        values.reserveCapacity(capacity)
     }
 
     /// Storage holding `slots`.
     init<S: Collection<ManagedSlot>>(_ slots: S) {
-        self.init(count: slots.count)
-        for (index, slot) in slots.enumerated() { self[index] = slot }
+        self.init(capacity: slots.count)
+        for slot in slots { append(slot) }
+    }
+
+    /// The value a slot holding `value` keeps in ``values``, or `nil` when it belongs in
+    /// ``others``: an attribute is its value.
+    private static func plainValue(of value: BackingValue) -> PersistentValue? {
+        guard case .attribute(let plain) = value else { return nil }
+        switch plain {
+        case .identifier, .identifiers: return nil  // stand for faults in ``values``
+        default: return plain
+        }
+    }
+
+    /// The value `slot` keeps in ``values``, or `nil` when it belongs in ``others``: a loaded
+    /// attribute is its value, a fault its identifiers.
+    private static func plainValue(of slot: ManagedSlot) -> PersistentValue? {
+        switch slot {
+        case .loaded(let value): plainValue(of: value)
+        case .toOneFault(let id): .identifier(id)
+        case .toManyFault(let ids): .identifiers(ids)
+        case .unloaded: nil
+        }
+    }
+
+    /// Adds a slot holding the loaded `value` after the last one.
+    mutating func append(loaded value: BackingValue) {
+        if let plain = Self.plainValue(of: value) {
+            values.append(plain)
+            others?.append(nil)
+        } else {
+            appendOther(.loaded(value))
+        }
+    }
+
+    /// Adds a slot after the last one.
+    mutating func append(_ slot: ManagedSlot) {
+        if let plain = Self.plainValue(of: slot) {
+            values.append(plain)
+            others?.append(nil)
+        } else {
+            appendOther(slot)
+        }
+    }
+
+    /// Adds a slot that ``values`` does not hold.
+    private mutating func appendOther(_ slot: ManagedSlot) {
+        if others == nil { others = ContiguousArray(repeating: nil, count: values.count) }
+        values.append(.null)
+        others!.append(slot)
     }
 
     /// The number of slots.
@@ -45,15 +94,7 @@ struct SlotStorage {
             }
         }
         set {
-            let stored: PersistentValue?
-            switch newValue {
-            case .loaded(.attribute(.identifier)), .loaded(.attribute(.identifiers)): stored = nil
-            case .loaded(.attribute(let value)): stored = value
-            case .toOneFault(let id): stored = .identifier(id)
-            case .toManyFault(let ids): stored = .identifiers(ids)
-            default: stored = nil
-            }
-            if let stored {
+            if let stored = Self.plainValue(of: newValue) {
                 values[slot] = stored
                 if others != nil { others![slot] = nil }
             } else {

@@ -14,7 +14,7 @@ enum SnapshotCapture {
     ) -> DefaultSnapshot {
         let layout = ModelLayout.of(B.Model.self)
         let identifier = backingData.persistentModelID
-            ?? PersistentIdentifier.temporary(entityName: layout.identifierEntityName)
+            ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
         var values: [PersistentValue] = []
         values.reserveCapacity(layout.propertyNames.count)
         for slot in layout.propertyNames.indices {
