@@ -9,7 +9,7 @@ import StrataCore
 /// cannot express is refused with `preferInMemoryFilter`/`preferInMemorySort` so the core
 /// finishes it. An update writes only the columns its snapshot lists
 /// (``DataStorePartialUpdating``). See ``SQLiteSchemaMapping`` for the table layout.
-public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating, DataStoreExplaining, DataStorePartialUpdating, DataStoreExternalChangeDetecting,
+public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating, DataStoreExplaining, DataStorePartialUpdating, DataStorePagingByIdentifier, DataStoreExternalChangeDetecting,
     HistoryProviding, @unchecked Sendable
 {
     /// The configuration the store was opened with.

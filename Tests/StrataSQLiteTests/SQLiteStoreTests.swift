@@ -372,4 +372,27 @@ extension SQLiteStoreTests {
         #expect(fired.withLock { $0 } == 2)
         #expect(observer.results.map(\.name) == ["Fjords", "Lakes"])
     }
+
+    /// `enumerate` pages through an unsorted fetch by identifier; when the store refuses the
+    /// filter (it does not compare stored arrays), the rest is read by identifier
+    /// from where paging stopped, and each match is still visited once.
+    @Test func enumerateVisitsEachMatchOnceWhenTheStoreRefusesTheFilter() throws {
+        let container = try ModelContainer(
+            for: Specimen.self, configurations: ModelConfiguration(url: storeURL("specimens")))
+        let context = ModelContext(container)
+        for index in 0..<40 {
+            let specimen = Specimen(label: "s\(index)")
+            specimen.double = Double(index)
+            specimen.tags = index % 2 == 0 ? ["even"] : ["odd"]
+            context.insert(specimen)
+        }
+        try context.save()
+        let even = FetchDescriptor<Specimen>(predicate: #Predicate { $0.tags == ["even"] })
+        #expect(try context.explain(even).contains("cannot express"), "the test needs a filter the store refuses: \(context.explain(even))")
+        for batchSize in [1, 3, 7, 20, 50] {
+            var visited: [Double] = []
+            try ModelContext(container).enumerate(even, batchSize: batchSize) { visited.append($0.double) }
+            #expect(visited.sorted() == stride(from: 0, to: 40, by: 2).map(Double.init), "batches of \(batchSize)")
+        }
+    }
 }

@@ -215,16 +215,51 @@ extension ModelContext {
         try guardClean()
         var stored = fetch
         stored.includePendingChanges = false
-        let identifiers = try fetchIdentifiers(stored)
-        for chunk in identifiers.chunks(of: max(batchSize, 1)) {
+        let batchSize = max(batchSize, 1)
+        catchUp()
+        var last: PersistentIdentifier?
+        var remaining = stored.fetchLimit ?? .max
+        let plan = try plan(for: stored)
+        // Page by identifier while the store runs every step: each batch is one query that
+        // starts after the last model seen. A step the store refuses moves into memory,
+        // where paging would read the rest of the matches for every batch; then the
+        // identifiers of the rest are listed once, as for stores that cannot page.
+        while remaining > 0, var page = plan.page(after: last, limit: min(batchSize, remaining)) {
+            var batch = try page.models(in: self)
+            for model in batch { try block(model) }
+            var ids: [PersistentIdentifier] = []
+            ids.reserveCapacity(batch.count)
+            for model in batch { ids.append(model.persistentModelID) }
+            batch = []
+            try finishBatch(ids, guardClean)
+            guard let newest = ids.last else { return }
+            // A store that did not keep to the page (its models not all after `last`) is
+            // read by identifier from here, rather than asked for the same page forever.
+            let advanced = last.map { newest > $0 } ?? true
+            last = max(newest, last ?? newest)
+            remaining -= ids.count
+            if !page.storeRunsEverything || !advanced { break }
+        }
+        guard remaining > 0 else { return }
+        var identifiers = try fetchIdentifiers(stored)
+        if let last { identifiers.removeAll { $0 <= last } }
+        if remaining < identifiers.count { identifiers.removeLast(identifiers.count - remaining) }
+        for chunk in identifiers.chunks(of: batchSize) {
             let wanted = Array(chunk)
             var batch = try existingModels(for: wanted).compactMap { $0 as? T }
             for model in batch { try block(model) }
             batch = []
-            knownSnapshots = [:]
-            try guardClean()
-            for id in wanted { forgetIfUnused(id) }
+            try finishBatch(wanted, guardClean)
         }
+    }
+
+    /// Ends a batch of ``enumerate(_:batchSize:allowEscapingMutations:block:)``: drops the
+    /// snapshots it loaded, checks for unsaved changes, and forgets its models unless
+    /// something else holds them.
+    private func finishBatch(_ ids: [PersistentIdentifier], _ guardClean: () throws -> Void) throws {
+        knownSnapshots = [:]
+        try guardClean()
+        for id in ids { forgetIfUnused(id) }
     }
 
     /// Forgets a model a batch loaded when it has no unsaved changes and nothing but this

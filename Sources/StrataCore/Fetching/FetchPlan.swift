@@ -32,7 +32,7 @@ struct FetchPlan<T: PersistentModel> {
         case models([SortDescriptor<T>], reason: String)
     }
 
-    let descriptor: FetchDescriptor<T>
+    private(set) var descriptor: FetchDescriptor<T>
     let entityName: String
     let store: StoreBox
     /// The store entity the plan reads: `T`'s, or the root entity of `T`'s class hierarchy
@@ -129,6 +129,30 @@ struct FetchPlan<T: PersistentModel> {
         let filter = FilterExpression.contains(
             collection: .list(identifiers.map { .identifier($0) }), element: .property(variable: 0, path: []))
         return FetchPlan(filter: filter, identifiers: identifiers, store: store)
+    }
+
+    /// The next page of this plan for ``ModelContext/enumerate(_:batchSize:allowEscapingMutations:block:)``:
+    /// at most `limit` models after `last` (from the first when `nil`), in identifier order,
+    /// with the filter and the window run by the store.
+    ///
+    /// `nil` when the plan cannot page this way: its store does not adopt
+    /// ``DataStorePagingByIdentifier``, the app sorts or skips models, or some step runs in memory.
+    func page(after last: PersistentIdentifier?, limit: Int) -> FetchPlan? {
+        guard store.store is any DataStorePagingByIdentifier, identifiers == nil, !mergesPendingChanges,
+            descriptor.fetchOffset ?? 0 == 0, case .none = sort
+        else { return nil }
+        let after = last.map { FilterExpression.comparison(.greater, .property(variable: 0, path: []), .value(.identifier($0))) }
+        var page = self
+        switch (filter, after) {
+        case (.none, nil): break
+        case (.none, let after?): page.filter = .store(after)
+        case (.store, nil): break
+        case (.store(let tree), let after?): page.filter = .store(.and(tree, after))
+        case (.snapshots, _), (.models, _): return nil
+        }
+        page.sort = .store([FilterSortKey(path: [], ascending: true, stringOrder: nil)])
+        page.descriptor.fetchLimit = limit
+        return page
     }
 
     // MARK: The plan's shape

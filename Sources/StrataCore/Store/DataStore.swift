@@ -134,6 +134,21 @@ public protocol DataStoreBatching: DataStore {
 /// every property of the model, as SwiftData's `DataStore` API promises.
 public protocol DataStorePartialUpdating: DataStore where Snapshot == DefaultSnapshot {}
 
+/// A store that pages through a query by identifier: it runs the core's filter tree and
+/// sort keys, and finds the models after a given identifier without reading those before it.
+///
+/// Such a store answers a request by its ``DataStoreFetchRequest/filter`` and
+/// ``DataStoreFetchRequest/sortKeys`` (or throws ``DataStoreError/preferInMemoryFilter`` /
+/// ``DataStoreError/preferInMemorySort``), applies the descriptor's window to that answer,
+/// and has an index on its identifiers, so that `filter && persistentModelID > last`,
+/// sorted by `persistentModelID` with a limit, reads about as many models as it returns.
+/// ``ModelContext/enumerate(_:batchSize:allowEscapingMutations:block:)`` of an unsorted
+/// descriptor then reads one batch per such query, and never lists every identifier
+/// first. Other stores are enumerated by listing the identifiers and looking up a batch at
+/// a time. A store written to SwiftData's API, which reads only the predicate, must not
+/// adopt this protocol: it would answer such a query with the wrong models.
+public protocol DataStorePagingByIdentifier: DataStore {}
+
 /// A store that notices commits it did not make: another process's, or another container's
 /// opened on the same data.
 ///

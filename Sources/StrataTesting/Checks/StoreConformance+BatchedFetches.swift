@@ -5,7 +5,61 @@ import Testing
 extension StoreConformance {
     static let batchedFetchChecks: [Check] = [
         Check("batched fetches skip models deleted between batches", batchedFetchesShrinkUnderIteration),
+        Check("enumerate visits each match once, whatever the batch size", enumerateVisitsEachMatchOnce),
     ]
+
+    /// `enumerate` of an unsorted descriptor (which a store may page through by identifier)
+    /// visits every match exactly once, with or without a predicate and a limit, for batch
+    /// sizes that divide the matches, do not, exceed them or are 1; models deleted elsewhere
+    /// before their batch is reached are skipped; each batch leaves the identity map.
+    static func enumerateVisitsEachMatchOnce(_ harness: ConformanceHarness) throws {
+        let container = try harness.container(for: Entry.self)
+        let writer = harness.context(container)
+        for index in 0..<23 { writer.insert(Entry(writer: index % 2, batch: 0, sequence: index)) }
+        try writer.save()
+        func visited(_ descriptor: FetchDescriptor<Entry>, batchSize: Int, during: (Entry) throws -> Void = { _ in }) throws -> [Int] {
+            var sequences: [Int] = []
+            try harness.context(container).enumerate(descriptor, batchSize: batchSize) { entry in
+                sequences.append(entry.sequence)
+                try during(entry)
+            }
+            return sequences
+        }
+        let evens = FetchDescriptor<Entry>(predicate: #Predicate { $0.writer == 0 })
+        var someEvens = evens
+        someEvens.fetchLimit = 7
+        for batchSize in [1, 4, 6, 23, 100] {
+            #expect(try visited(FetchDescriptor<Entry>(), batchSize: batchSize).sorted() == Array(0..<23), "every model, batches of \(batchSize)")
+            #expect(try visited(evens, batchSize: batchSize).sorted() == Array(stride(from: 0, to: 23, by: 2)), "the matches, batches of \(batchSize)")
+            let limited = try visited(someEvens, batchSize: batchSize)
+            #expect(limited.count == 7 && Set(limited).count == 7 && limited.allSatisfy { $0 % 2 == 0 }, "7 matches, batches of \(batchSize): \(limited)")
+        }
+
+        // The first batch deletes, elsewhere, every model it has not visited yet but one.
+        var doomed: Set<Int> = []
+        let survivors = try visited(FetchDescriptor<Entry>(), batchSize: 5) { entry in
+            guard doomed.isEmpty else { return }
+            let deleter = harness.context(container)
+            let seen = entry.sequence
+            let rest = try deleter.fetch(FetchDescriptor<Entry>(predicate: #Predicate { $0.sequence != seen }))
+            for other in rest.dropFirst(5) {
+                doomed.insert(other.sequence)
+                deleter.delete(other)
+            }
+            try deleter.save()
+        }
+        // Only the first batch, loaded before the delete, may still show deleted models.
+        let kept = Set(0..<23).subtracting(doomed)
+        #expect(
+            Set(survivors).isSuperset(of: kept) && Set(survivors).count == survivors.count && survivors.count - kept.count <= 4,
+            "enumerate visited \(survivors) after \(doomed.sorted()) were deleted")
+
+        let context = harness.context(container)
+        var last: Entry?
+        try context.enumerate(FetchDescriptor<Entry>(), batchSize: 3) { last = $0 }
+        let held = try #require(last)
+        #expect(context.registeredModel(for: held.persistentModelID) as Entry? === held, "a model the app holds stays registered")
+    }
 
     /// A batched fetch and `enumerate` list their identifiers first and load each batch as
     /// it is reached, so models another context deletes meanwhile are skipped.
