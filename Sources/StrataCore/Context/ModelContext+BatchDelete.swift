@@ -179,8 +179,8 @@ extension ModelContext {
                     notifyObservers(of: model, slot: slot)
                 }
             }
-            outcome.deleted += batch.deleted
-            outcome.updated += batch.updated
+            outcome.deleted.append(taking: batch.deleted)
+            outcome.updated.append(taking: batch.updated)
         }
         return outcome
     }

@@ -142,8 +142,8 @@ extension ModelContext {
             markForwardReferences(in: part.inserted + part.updated)
             do {
                 let batches = try runPendingBatchDeletes(in: part.store)
-                outcome.deleted += batches.deleted
-                outcome.updated += batches.updated
+                outcome.deleted.append(taking: batches.deleted)
+                outcome.updated.append(taking: batches.updated)
             } catch {
                 throw outcome.failure(of: part.store, error)
             }

@@ -6,3 +6,15 @@ extension Array {
         return stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }
+
+extension Array {
+    /// Appends `other`, taking its storage when this array is empty rather than copying
+    /// (and retaining) its elements one by one: outcomes of a save gathered from its parts.
+    mutating func append(taking other: consuming [Element]) {
+        if isEmpty {
+            self = other
+        } else {
+            append(contentsOf: other)
+        }
+    }
+}
