@@ -7,7 +7,7 @@ extension SQLiteStore {
     ///
     /// - Throws: ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` for an entity
     ///   the store does not hold, ``DataStoreError/preferInMemoryFilter`` or ``DataStoreError/preferInMemorySort``
-    ///   for what SQL cannot express, ``SQLiteStoreError``, or ``SQLiteStoreError/corruptValue(table:column:expected:)``.
+    ///   for what SQL cannot express, ``SQLiteStoreError``, or ``SwiftDataError/modelValidationFailure`` naming the row, the entity and the property of a value that cannot be of its property's kind.
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
         let table = try table(for: T.self)
         let wanted = Set(request.propertyNamesToFetch)
@@ -211,7 +211,7 @@ struct SnapshotReader {
     /// The snapshots of the rows `query` selects (their key first, then `columns`), with
     /// their to-many relationships; the destination rows of `prefetching` go into `related`.
     ///
-    /// - Throws: ``SQLiteStoreError``, or ``SQLiteStoreError/corruptValue(table:column:expected:)``.
+    /// - Throws: ``SQLiteStoreError``, or ``SwiftDataError/modelValidationFailure`` naming the row, the entity and the property of a value that cannot be of its property's kind.
     func read(
         _ query: SQLiteQuery, on connection: SQLiteConnection, related: inout [PersistentIdentifier: DefaultSnapshot]
     ) throws -> [DefaultSnapshot] {
@@ -262,15 +262,38 @@ struct SnapshotReader {
                 }
                 var stored = statement.column(column)
                 if external[index] { stored = try store.resolvingExternalReference(stored) }
-                values.append(
-                    try SQLiteValueCodec.decode(
-                        stored, kind: kinds[index], destination: columns[index].destination,
-                        storeIdentifier: identifier, table: table.tableName, column: columns[index].name))
+                do {
+                    values.append(
+                        try SQLiteValueCodec.decode(
+                            stored, kind: kinds[index], destination: columns[index].destination,
+                            storeIdentifier: identifier, table: table.tableName, column: columns[index].name))
+                } catch SQLiteStoreError.corruptValue {
+                    throw Self.damaged(
+                        row: template.replacingPrimaryKey(statement.int64(first)), entity: table.entityName,
+                        property: columns[index].name, stored: stored, kind: kinds[index])
+                }
             }
             snapshots.append(
                 DefaultSnapshot(persistentIdentifier: template.replacingPrimaryKey(statement.int64(first)), propertyNames: names, values: values))
         }
         return snapshots
+    }
+
+    /// The error for a column whose value cannot be a value of its property's kind: the
+    /// same typed error the core gives for a value that does not fit the model, naming the row.
+    private static func damaged(
+        row: PersistentIdentifier, entity: String, property: String, stored: SQLiteValue, kind: PersistentValue.Kind
+    ) -> SwiftDataError {
+        let found: String
+        switch stored {
+        case .null: found = "NULL"
+        case .integer: found = "an INTEGER"
+        case .real: found = "a REAL"
+        case .text: found = "a TEXT value that is not a \(kind.rawValue)"
+        case .blob: found = "a BLOB"
+        }
+        return SwiftDataError.modelValidationFailure.with(
+            details: "\(row) cannot be read: \(entity).\(property) holds \(found), but is \(kind.rawValue). Fetch the row's identifiers, or the other properties through propertiesToFetch, to read past it")
     }
 
     private func positionsByName() -> [String: Int] {

@@ -32,6 +32,7 @@ final class ContainerCore: @unchecked Sendable {  // immutable after init but fo
         self.runtimes = runtimes
         storageEntitiesHoldingModels = Set(runtimes.values.filter { !$0.relationships.isEmpty }.map(\.storageEntityName))
         hasUniquenessConstraints = runtimes.values.contains { !$0.entity.uniquenessConstraints.isEmpty }
+        hasTransformableAttributes = runtimes.values.contains { $0.attributes.contains { $0.transformerName != nil } }
         hasCountedRelationships = schema.entities.contains { entity in
             entity.relationships.contains { ($0.minimumModelCount ?? 0) > 0 || ($0.maximumModelCount ?? 0) > 0 }
         }
@@ -39,6 +40,9 @@ final class ContainerCore: @unchecked Sendable {  // immutable after init but fo
 
     /// Whether some class has a `#Unique` constraint: a save checks its inserts only then.
     let hasUniquenessConstraints: Bool
+    /// Whether some attribute is stored through a value transformer: a save checks that its
+    /// transformers are registered only then.
+    let hasTransformableAttributes: Bool
     /// Whether some relationship has a minimum or maximum model count: a save counts only then.
     let hasCountedRelationships: Bool
 

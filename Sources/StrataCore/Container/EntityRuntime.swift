@@ -19,6 +19,11 @@ final class EntityRuntime: @unchecked Sendable {
         let kind: PersistentValue.Kind
         let isOptional: Bool
         let transformerName: String?
+        /// Whether a stored value of the right kind reads back as the declared type; `nil`
+        /// when every value of the kind does.
+        let check: StoredValueCheck?
+        /// Whether a transformer's value is an instance of the declared type.
+        let isDeclaredType: (Any?) -> Bool
     }
 
     let entity: Schema.Entity
@@ -50,8 +55,9 @@ final class EntityRuntime: @unchecked Sendable {
     let storageTemplate: [PersistentValue]
     /// Slots by property name.
     let slotByName: [String: Int]
-    /// For each slot of an attribute stored as it is read (no value transformer), its kind;
-    /// `nil` for relationships and transformable attributes. Materialising reads this rather
+    /// For each slot of an attribute stored as it is read (no value transformer, and every
+    /// value of its kind readable as its type), its kind; `nil` for relationships, transformable
+    /// attributes and attributes with a ``StoredValueCheck``. Materialising reads this rather
     /// than ``attributeBySlot``, whose strings would be retained and released per value.
     let plainKinds: [PersistentValue.Kind?]
     /// For each slot, whether the property is an optional attribute.
@@ -95,7 +101,9 @@ final class EntityRuntime: @unchecked Sendable {
                 let info = AttributeSlot(
                     slot: slot, name: attribute.name, kind: attribute.persistentValueKind,
                     isOptional: attribute.isOptional,
-                    transformerName: attribute.options.first(where: \.isTransformable)?.transformerName)
+                    transformerName: attribute.options.first(where: \.isTransformable)?.transformerName,
+                    check: StoredValueCheck.make(for: attribute.valueType),
+                    isDeclaredType: StoredValueCheck.transformed(as: attribute.valueType))
                 attributes.append(info)
                 attributeBySlot[slot] = info
             } else if let relationship = property as? Schema.Relationship {
@@ -119,7 +127,7 @@ final class EntityRuntime: @unchecked Sendable {
             }
         }
         self.attributes = attributes
-        plainKinds = attributeBySlot.map { attribute in attribute.flatMap { $0.transformerName == nil ? $0.kind : nil } }
+        plainKinds = attributeBySlot.map { attribute in attribute.flatMap { $0.transformerName == nil && $0.check == nil ? $0.kind : nil } }
         optionalAttributeSlots = attributeBySlot.map { $0?.isOptional ?? false }
         self.relationships = relationships
         self.relationshipBySlot = relationshipBySlot

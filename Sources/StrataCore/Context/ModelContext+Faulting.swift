@@ -286,7 +286,7 @@ extension ModelContext {
                     details: "the store returned \(snapshot.persistentIdentifier) without a value for \(runtime.entity.name).\(name)")
             }
             if let attribute = runtime.attributeBySlot[slot] {
-                let made = try attributeSlot(value, attribute, entity: runtime.entity.name)
+                let made = try attributeSlot(value, attribute, entity: runtime.entity.name, row: snapshot.persistentIdentifier)
                 if case .loaded(.attribute(let checked)) = made {
                     keep(checked)
                 } else {
@@ -308,12 +308,36 @@ extension ModelContext {
         return SlotStorage(values: values, others: others)
     }
 
-    private func attributeSlot(_ value: PersistentValue, _ attribute: EntityRuntime.AttributeSlot, entity: String) throws -> ManagedSlot {
+    /// The slot of an attribute's stored value, once the value is known to read back as the
+    /// attribute's declared type.
+    ///
+    /// - Throws: ``SwiftDataError/modelValidationFailure`` naming the entity, the property and
+    ///   the row when it does not: a value of another kind, `nil` for a required property, an
+    ///   integer out of range, a raw value no case has, JSON that does not decode, or data its
+    ///   transformer cannot turn back into a value of the declared type.
+    private func attributeSlot(
+        _ value: PersistentValue, _ attribute: EntityRuntime.AttributeSlot, entity: String, row: PersistentIdentifier
+    ) throws -> ManagedSlot {
+        func damaged(_ problem: String) -> SwiftDataError {
+            SwiftDataError.modelValidationFailure.with(
+                details: "\(row) cannot be read: \(entity).\(attribute.name) \(problem). Fetch the row's identifiers, or the other properties through propertiesToFetch, to read past it")
+        }
         if let transformer = attribute.transformerName {
-            guard case .data(let data) = value else {
-                return .loaded(.transformable(nil))
+            let object: Any?
+            switch value {
+            case .data(let data):
+                guard let registered = ValueTransformer(forName: NSValueTransformerName(transformer)) else {
+                    throw damaged("is transformed by \(transformer), which is not registered")
+                }
+                object = registered.reverseTransformedValue(data)
+            case .null:
+                object = nil
+            default:
+                throw damaged("holds a \(value.kind?.rawValue ?? "nil") where its transformer stored data")
             }
-            let object = ValueTransformer(forName: NSValueTransformerName(transformer))?.reverseTransformedValue(data)
+            guard attribute.isDeclaredType(object) else {
+                throw damaged("holds data \(transformer) does not turn back into its declared type")
+            }
             return .loaded(.transformable(object))
         }
         switch (value, attribute.kind) {
@@ -322,9 +346,10 @@ extension ModelContext {
         case (.double, .decimal): return .loaded(.attribute(value))
         default:
             guard value.kind == attribute.kind else {
-                throw SwiftDataError.modelValidationFailure.with(
-                    details: "the store returned \(value.kind.map { "a \($0.rawValue)" } ?? "nil") for \(entity).\(attribute.name), which holds \(attribute.isOptional ? "an optional " : "")\(attribute.kind.rawValue)")
+                throw damaged(
+                    "holds \(value.kind.map { "a \($0.rawValue)" } ?? "nil"), but is \(attribute.isOptional ? "an optional " : "")\(attribute.kind.rawValue)")
             }
+            if let problem = attribute.check?.problem(value) { throw damaged(problem) }
             return .loaded(.attribute(value))
         }
     }

@@ -49,6 +49,7 @@ extension ModelContext {
         try resolveUniqueness()
         try refuseOverwritingFailedFaults()
         try checkRelationshipCounts()
+        try checkTransformableValues()
         discardDeletedInserts()
 
         var outcome = SaveOutcome()
@@ -172,6 +173,32 @@ extension ModelContext {
                         let bound = count < minimum ? "at least \(minimum)" : "at most \(maximum)"
                         throw SwiftDataError.modelValidationFailure.with(
                             details: "\(entity.name).\(name) of \(model.persistentModelID) holds \(count) model(s), but must hold \(bound); nothing was saved")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Refuses a save that holds a transformable value no registered transformer turns into
+    /// data: a transformer name nobody registered, or one that returns something else. Nothing
+    /// is written then; the error names the property and the model.
+    private func checkTransformableValues() throws {
+        guard core.hasTransformableAttributes else { return }
+        for (models, isNew) in [(inserted.models, true), (changed.models, false)] {
+            for model in models {
+                guard let data = managedAny(model), !data.isDeleted else { continue }
+                let runtime = try runtime(for: data.entityName)
+                for attribute in runtime.attributes {
+                    guard let name = attribute.transformerName, isNew || data.changedSlots.contains(attribute.slot),
+                        attribute.slot < data.slotCount, case .loaded(.transformable(let value?)) = data[slot: attribute.slot]
+                    else { continue }
+                    guard let transformer = ValueTransformer(forName: NSValueTransformerName(name)) else {
+                        throw SwiftDataError.modelValidationFailure.with(
+                            details: "\(runtime.entity.name).\(attribute.name) of \(model.persistentModelID) is transformed by \(name), which is not registered; register it with ValueTransformer.setValueTransformer(_:forName:) before saving. Nothing was saved")
+                    }
+                    guard transformer.transformedValue(value) is Data else {
+                        throw SwiftDataError.modelValidationFailure.with(
+                            details: "\(name) did not turn the value of \(runtime.entity.name).\(attribute.name) of \(model.persistentModelID) into Data. Nothing was saved")
                     }
                 }
             }

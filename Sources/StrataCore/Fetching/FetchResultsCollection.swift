@@ -2,10 +2,27 @@
 /// time as you index into the collection.
 ///
 /// Models deleted by another context between batches are skipped, so the collection can
-/// end earlier than its count said when iteration began: iterate it (`for model in
-/// results`) rather than indexing up to a count read beforehand.
+/// end earlier than its count said when iteration began. Iterate it (`for model in
+/// results`, `forEach`, `makeIterator()`), which never reads past the end, rather than
+/// indexing up to a count read beforehand: like an array's, a position past the end traps.
 public struct FetchResultsCollection<Element>: RandomAccessCollection {
     let loader: BatchLoader<Element>
+
+    /// Steps through the results a batch at a time, ending where the results end now.
+    public struct Iterator: IteratorProtocol {
+        let loader: BatchLoader<Element>
+        var position = 0
+
+        /// The next result, or `nil` past the last one left.
+        public mutating func next() -> Element? {
+            guard let element = loader.elementIfPresent(at: position) else { return nil }
+            position += 1
+            return element
+        }
+    }
+
+    /// An iterator over the results that skips models deleted since the fetch.
+    public func makeIterator() -> Iterator { Iterator(loader: loader) }
 
     /// The position of the first result.
     public var startIndex: Int { 0 }
@@ -41,10 +58,22 @@ final class BatchLoader<Element> {
     var count: Int { identifiers.count }
 
     func element(at position: Int) -> Element {
+        guard let element = elementIfPresent(at: position) else {
+            preconditionFailure("Strata: position \(position) is past the end of the batched fetch's \(count) result(s); models deleted since the fetch are skipped, so iterate the results rather than indexing up to an earlier count")
+        }
+        return element
+    }
+
+    /// The element at `position`, or `nil` when the results, short of models deleted since
+    /// the fetch, end before it.
+    func elementIfPresent(at position: Int) -> Element? {
+        guard position >= 0, position < identifiers.count else { return nil }
         let start = (position / batchSize) * batchSize
         if start != batchStart || position - start >= batch.count {
             loadBatch(at: start)
         }
+        // Loading drops vanished models, and later positions move up into this batch.
+        guard position - start < batch.count else { return nil }
         return batch[position - start]
     }
 

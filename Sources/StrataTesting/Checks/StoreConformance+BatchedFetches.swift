@@ -94,5 +94,17 @@ extension StoreConformance {
 
         let identifiers = try harness.context(container).fetchIdentifiers(bySequence, batchSize: 2)
         #expect(identifiers.count == 3)
+
+        // Every later batch vanishes while the first is being read: iteration just ends.
+        let shrinking = try harness.context(container).fetch(bySequence, batchSize: 2)
+        var iterated: [Int] = []
+        for entry in shrinking {
+            iterated.append(entry.sequence)
+            if iterated.count == 1 { try deleteElsewhere([2, 8]) }
+        }
+        #expect(iterated == [0, 1], "a batched fetch read models deleted after it began")
+        var forEachSaw = 0
+        try harness.context(container).fetch(bySequence, batchSize: 1).forEach { _ in forEachSaw += 1 }
+        #expect(forEachSaw == 2)
     }
 }

@@ -1,0 +1,197 @@
+import Foundation
+import Strata
+@testable import StrataCore
+import Testing
+
+@testable import StrataSQLite
+
+enum GaugeKind: String, Codable {
+    case analog, digital
+}
+
+struct GaugeSetting: Codable, Hashable {
+    var low: Int
+    var high: Int
+}
+
+/// One property of each type whose stored kind alone does not say it reads back.
+@Model final class Gauge {
+    var label: String
+    var level: Int8
+    var port: UInt16?
+    var kind: GaugeKind
+    var setting: GaugeSetting
+    var reading: Double
+    init(label: String) {
+        self.label = label
+        level = 1
+        port = 80
+        kind = .analog
+        setting = GaugeSetting(low: 0, high: 10)
+        reading = 0.5
+    }
+}
+
+/// Rows another writer left in a shape the model cannot read: each fails the fetch with a
+/// typed error naming the entity, the property and the row, and the other rows stay readable.
+@Suite struct SQLiteDamagedDataTests {
+    let url: URL
+
+    init() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-damaged-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        url = directory.appendingPathComponent("gauges.store")
+    }
+
+    /// A store holding gauges "a", "b" and "c", with `sql` then run on "b" by another connection.
+    func damagedStore(setting assignment: String) throws -> (ModelContainer, PersistentIdentifier) {
+        let container = try ModelContainer(for: Gauge.self, configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        for label in ["a", "b", "c"] { context.insert(Gauge(label: label)) }
+        try context.save()
+        let damaged = try #require(try context.fetch(FetchDescriptor<Gauge>(predicate: #Predicate { $0.label == "b" })).first)
+        let connection = try SQLiteConnection(path: url.path)
+        try connection.execute(#"UPDATE "Gauge" SET "# + assignment + #" WHERE "label" = 'b'"#)
+        return (container, damaged.persistentModelID)
+    }
+
+    static let damage: [(assignment: String, property: String, problem: String)] = [
+        (#""level" = 300"#, "level", "outside the range of Int8 (-128...127)"),
+        (#""level" = -129"#, "level", "outside the range of Int8 (-128...127)"),
+        (#""port" = 65536"#, "port", "outside the range of UInt16"),
+        (#""port" = -1"#, "port", "outside the range of UInt16"),
+        (#""kind" = 'hybrid'"#, "kind", "holds hybrid, which no case of GaugeKind has"),
+        (#""setting" = '{"low":1}'"#, "setting", "does not decode as GaugeSetting"),
+        (#""setting" = '{"low":"one","high":2}'"#, "setting", "does not decode as GaugeSetting"),
+        (#""setting" = 'not json'"#, "setting", "does not decode as GaugeSetting"),
+        (#""label" = NULL"#, "label", "holds nil"),
+        (#""level" = 'high'"#, "level", "holds a TEXT value that is not a int"),
+        (#""reading" = x'00ff'"#, "reading", "holds a BLOB, but is double"),
+        (#""kind" = 7"#, "kind", "holds 7, which no case of GaugeKind has"),
+    ]
+
+    @Test(arguments: damage)
+    func aValueThatNoLongerFitsTheModelFailsTheFetchNamingTheRow(_ damage: (assignment: String, property: String, problem: String)) throws {
+        let (container, row) = try damagedStore(setting: damage.assignment)
+        let context = ModelContext(container)
+        do {
+            let gauges = try context.fetch(FetchDescriptor<Gauge>())
+            Issue.record("the fetch returned \(gauges.count) gauges over a damaged row")
+        } catch let error as SwiftDataError {
+            #expect(error == .modelValidationFailure)
+            #expect(error.details.contains("Gauge.\(damage.property)"), "\(error.details)")
+            #expect(error.details.contains(damage.problem), "\(error.details)")
+            #expect(error.details.contains("\(row)"), "\(error.details)")
+        }
+
+        // The rest of the store reads on: by predicate, by identifier, and by property.
+        let others = try context.fetch(FetchDescriptor<Gauge>(predicate: #Predicate { $0.label != "b" }, sortBy: [SortDescriptor(\.label)]))
+        #expect(others.map(\.label) == ["a", "c"])
+        #expect(others.map(\.level) == [1, 1])
+        #expect(try context.fetchIdentifiers(FetchDescriptor<Gauge>()).contains(row))
+        #expect(try context.fetchCount(FetchDescriptor<Gauge>()) == 3)
+        if damage.property != "label" {
+            var labels = FetchDescriptor<Gauge>(sortBy: [SortDescriptor(\.label)])
+            labels.propertiesToFetch = [\.label]
+            #expect(try ModelContext(container).fetch(labels).map(\.label) == ["a", "b", "c"])
+        }
+    }
+
+    @Test func aDamagedRowCanBeRepairedThroughAnotherProperty() throws {
+        let (container, row) = try damagedStore(setting: #""kind" = 'hybrid'"#)
+        // Deleting the row by identifier needs no value of it.
+        let context = ModelContext(container)
+        try context.delete(model: Gauge.self, where: #Predicate { $0.persistentModelID == row })
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Gauge>()).map(\.label).sorted() == ["a", "c"])
+    }
+}
+
+/// Colours, kept as a class the way transformable values usually are.
+final class Palette {
+    let colors: [String]
+    init(colors: [String]) { self.colors = colors }
+}
+
+/// Stores a palette as comma-separated UTF-8; data starting with "!" does not turn back.
+final class PaletteTransformer: ValueTransformer, @unchecked Sendable {
+    static let name = NSValueTransformerName("StrataSQLiteTests.Palette")
+
+    override class func transformedValueClass() -> AnyClass { NSData.self }
+
+    override func transformedValue(_ value: Any?) -> Any? {
+        (value as? Palette).map { Data($0.colors.joined(separator: ",").utf8) }
+    }
+
+    override func reverseTransformedValue(_ value: Any?) -> Any? {
+        guard let data = value as? Data, let text = String(data: data, encoding: .utf8), !text.hasPrefix("!") else { return nil }
+        return Palette(colors: text.split(separator: ",").map(String.init))
+    }
+}
+
+@Model final class Swatch {
+    var name: String
+    @Attribute(.transformable(by: "StrataSQLiteTests.Palette")) var palette: Palette
+    init(name: String, palette: Palette) {
+        self.name = name
+        self.palette = palette
+    }
+}
+
+/// Its transformer is never registered.
+@Model final class Sketch {
+    var name: String
+    @Attribute(.transformable(by: "StrataSQLiteTests.NeverRegistered")) var palette: Palette
+    init(name: String, palette: Palette) {
+        self.name = name
+        self.palette = palette
+    }
+}
+
+@Suite struct SQLiteTransformableTests {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-transformable-\(UUID()).store")
+
+    init() {
+        ValueTransformer.setValueTransformer(PaletteTransformer(), forName: PaletteTransformer.name)
+    }
+
+    @Test func aTransformableValueRoundTrips() throws {
+        let container = try ModelContainer(for: Swatch.self, configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        context.insert(Swatch(name: "sea", palette: Palette(colors: ["teal", "navy"])))
+        try context.save()
+        let fetched = try ModelContext(container).fetch(FetchDescriptor<Swatch>())
+        #expect(fetched.map(\.palette.colors) == [["teal", "navy"]])
+    }
+
+    @Test func aSaveWithAnUnregisteredTransformerThrowsAndWritesNothing() throws {
+        let container = try ModelContainer(for: Swatch.self, Sketch.self, configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        context.insert(Swatch(name: "sea", palette: Palette(colors: ["teal"])))
+        context.insert(Sketch(name: "draft", palette: Palette(colors: ["grey"])))
+        #expect {
+            try context.save()
+        } throws: { error in
+            guard let error = error as? SwiftDataError, error == .modelValidationFailure else { return false }
+            return error.details.contains("Sketch.palette") && error.details.contains("StrataSQLiteTests.NeverRegistered")
+        }
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Swatch>()) == 0, "part of a refused save was written")
+    }
+
+    @Test func dataTheTransformerCannotTurnBackFailsTheFetch() throws {
+        let container = try ModelContainer(for: Swatch.self, configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        context.insert(Swatch(name: "sea", palette: Palette(colors: ["teal"])))
+        context.insert(Swatch(name: "sand", palette: Palette(colors: ["beige"])))
+        try context.save()
+        try SQLiteConnection(path: url.path).execute(#"UPDATE "Swatch" SET "palette" = x'21' WHERE "name" = 'sea'"#)
+        #expect {
+            try ModelContext(container).fetch(FetchDescriptor<Swatch>())
+        } throws: { error in
+            guard let error = error as? SwiftDataError, error == .modelValidationFailure else { return false }
+            return error.details.contains("Swatch.palette") && error.details.contains("does not turn back")
+        }
+        let sand = try ModelContext(container).fetch(FetchDescriptor<Swatch>(predicate: #Predicate { $0.name == "sand" }))
+        #expect(sand.map(\.palette.colors) == [["beige"]])
+    }
+}
