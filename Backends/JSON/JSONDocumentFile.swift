@@ -99,7 +99,7 @@ struct JSONDocumentFile: Sendable {
             let temporary = temporaryPath
             // A save that crashed may have left its file; this save owns the name now.
             if unlink(temporary) != 0 && errno != ENOENT { try check(Int32(-1), file: temporary, "unlink") }
-            let descriptor = try check(open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644), file: temporary, "open")
+            let descriptor = try check(open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600), file: temporary, "open")
             var isOpen = true
             var written = false
             defer {
@@ -107,7 +107,8 @@ struct JSONDocumentFile: Sendable {
                 if !written { unlink(temporary) }
             }
             do {
-                // The new version keeps the permissions of the one it replaces.
+                // The new version keeps the permissions of the one it replaces; a new document
+                // is readable by its owner only (0600, whatever the umask).
                 if let permissions { try check(fchmod(descriptor, permissions), file: temporary, "fchmod") }
                 for part in [bytes, Self.newline] {
                     var offset = 0
@@ -145,7 +146,8 @@ struct JSONDocumentFile: Sendable {
     /// Runs `body` with the folder open and exclusively locked against other Strata saves.
     private func withLockedDirectory<R>(_ body: (Int32) throws -> R) throws -> R {
         if access(directory, F_OK) != 0 {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         let folder = try check(open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC), file: directory, "open")
         defer { close(folder) }

@@ -14,9 +14,9 @@ struct ExternalStorage: Sendable {
     ///
     /// - Throws: The file-system error.
     func store(_ data: Data) throws -> String {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try StoreFiles.createDirectory(at: directory)
         let name = UUID().uuidString
-        try data.write(to: directory.appendingPathComponent(name), options: .atomic)
+        try StoreFiles.write(data, to: directory.appendingPathComponent(name))
         return Self.referencePrefix + name
     }
 

@@ -36,7 +36,12 @@ extension SQLiteStore {
             let connection = try SQLiteConnection(path: original.path)
             try connection.execute("PRAGMA busy_timeout = 5000")
             _ = try connection.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
+            // The copy replaces the original, so it takes the original's permissions; until
+            // then it is the owner's only (VACUUM INTO fills an empty file).
+            try StoreFiles.createEmptyFile(at: copy)
             try connection.execute("VACUUM INTO '\(copy.path.replacingOccurrences(of: "'", with: "''"))'")
+            var info = stat()
+            if stat(original.path, &info) == 0 { chmod(copy.path, info.st_mode & 0o7777) }
             let externals = externalDirectory(of: original)
             if FileManager.default.fileExists(atPath: externals.path) {
                 try FileManager.default.copyItem(at: externals, to: externalDirectory(of: copy))
@@ -76,7 +81,7 @@ extension SQLiteStore {
         let kept = Set((try? manager.contentsOfDirectory(atPath: migrated.path)) ?? [])
         let present = Set((try? manager.contentsOfDirectory(atPath: externals.path)) ?? [])
         if !kept.subtracting(present).isEmpty {
-            try manager.createDirectory(at: externals, withIntermediateDirectories: true)
+            try StoreFiles.createDirectory(at: externals)
             for name in kept.subtracting(present) {
                 try manager.moveItem(at: migrated.appendingPathComponent(name), to: externals.appendingPathComponent(name))
             }

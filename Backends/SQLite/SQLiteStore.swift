@@ -87,7 +87,10 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
             try checkHeader(url)
         } else {
             guard configuration.allowsSave else { throw SQLiteStoreError.readOnly(path: url.path) }
-            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try StoreFiles.createDirectory(at: url.deletingLastPathComponent())
+            // SQLite gives the -wal and -shm files the mode of the database file: readable by
+            // the owner only, whatever the process's umask.
+            try StoreFiles.createEmptyFile(at: url)
         }
     }
 

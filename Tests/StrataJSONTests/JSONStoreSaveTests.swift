@@ -33,6 +33,21 @@ import Testing
         }
     }
 
+    @Test func aNewDocumentAndItsFolderAreTheOwnersOnly() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.url.appending(path: "nested/people.json", directoryHint: .notDirectory)
+        try Self.insertPeople(["Ada"], into: try Self.container(url))
+        func mode(_ path: String) throws -> Int {
+            try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        }
+        #expect(try mode(url.path) == 0o600)
+        #expect(try mode(url.deletingLastPathComponent().path) == 0o700)
+        // A document that exists keeps the permissions its owner gave it.
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: url.path)
+        try Self.insertPeople(["Grace"], into: try Self.container(url))
+        #expect(try mode(url.path) == 0o640)
+    }
+
     @Test func savesLeaveOnlyTheDocumentBehind() throws {
         let folder = try TemporaryFolder()
         let url = folder.file("people.json")

@@ -99,8 +99,11 @@ import Testing
         kyoto.tags = [PlacesSchemaV1.Tag(label: "temples")]
         first.insert(kyoto)
         try first.save()
+        // The migrated file replaces the original and keeps the permissions its owner gave it.
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: url.path)
 
         let renamed = ModelContext(try open(PlacesSchemaV2.self, plan: PlacesMigrationPlan.self))
+        #expect((try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue == 0o640)
         #expect(try renamed.fetch(FetchDescriptor<PlacesSchemaV2.Spot>()).first?.labels.map(\.label) == ["temples"])
         let connection = try SQLiteConnection(path: url.path)
         let tables = try connection.scalarText(

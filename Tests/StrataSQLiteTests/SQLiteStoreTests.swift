@@ -395,4 +395,27 @@ extension SQLiteStoreTests {
             #expect(visited.sorted() == stride(from: 0, to: 40, by: 2).map(Double.init), "batches of \(batchSize)")
         }
     }
+
+    @Test func newStoreFilesAndFoldersAreTheOwnersOnly() throws {
+        let url = directory.appendingPathComponent("nested/private.store")
+        let container = try container(url)
+        let context = ModelContext(container)
+        let sample = Sample(flag: true, when: today, uuid: UUID(), amount: 1, tags: [])
+        sample.photo = Data(repeating: 7, count: ExternalStorage.threshold + 1)
+        context.insert(sample)
+        try context.save()
+        func mode(_ path: String) throws -> Int {
+            try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        }
+        let externals = SQLiteStore.externalDirectory(of: url)
+        let files = try FileManager.default.contentsOfDirectory(atPath: externals.path)
+        #expect(files.count == 1)
+        for path in [url.path, url.path + "-wal", url.path + "-shm"] + files.map({ externals.appendingPathComponent($0).path }) {
+            #expect(try mode(path) == 0o600, "\(path)")
+        }
+        for folder in [url.deletingLastPathComponent(), externals] {
+            #expect(try mode(folder.path) == 0o700, "\(folder.path)")
+        }
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Sample>()).first?.photo?.count == ExternalStorage.threshold + 1)
+    }
 }
