@@ -112,6 +112,14 @@ extension SQLiteQueryCompiler.Compilation {
         if column.destination != nil {
             return Operand(sql: sql, kind: .identifier, destination: column.destination, crossStore: column.crossStore, nullable: true)
         }
+        if column.kind == .double {
+            // NaN and -0.0 are stored as text and a blob (see `SQLiteValueCodec`): -0.0 reads as 0.0, which
+            // Swift compares as equal, and NaN as NULL, behind a test the comparisons guard with.
+            // Against a REAL column, a text literal that is not a number stays text.
+            let isNaN: SQLiteQuery = "\(sql) = \(SQLiteQuery(sql: "'\(SQLiteValueCodec.notANumber)'"))"
+            let numeric: SQLiteQuery = "CASE typeof(\(sql)) WHEN 'blob' THEN 0.0 WHEN 'text' THEN NULL ELSE \(sql) END"
+            return Operand(sql: numeric, kind: .double, nullable: true, isNaN: isNaN)
+        }
         return Operand(sql: sql, kind: column.kind, nullable: nullable)
     }
 

@@ -29,6 +29,10 @@ extension SQLiteQueryCompiler {
         var atomic = true
         /// For an element of stored JSON: its `json_each` `type` column (`'text'`, `'array'`, ...).
         var jsonType: SQLiteQuery? = nil
+        /// For a `Double` column, which may hold NaN: the test that the value is NaN. ``sql``
+        /// reads NaN as `NULL`; only comparisons, ranges and sorts, which guard it with this
+        /// test, take such an operand.
+        var isNaN: SQLiteQuery? = nil
 
         /// The SQL, parenthesized unless atomic.
         var wrapped: SQLiteQuery { atomic ? sql : "(\(sql))" }
@@ -160,6 +164,11 @@ extension SQLiteQueryCompiler {
                 throw Unsupported(reason: "sorting by \(path): a to-many relationship has no order")
             }
             var term = operand.sql
+            let direction = SQLiteQuery(sql: key.ascending ? " ASC" : " DESC")
+            if let isNaN = operand.isNaN {
+                // NaN after every number, as the core's evaluator sorts it.
+                term = "CASE WHEN \(isNaN) THEN 1 ELSE 0 END\(direction), \(term)"
+            }
             switch operand.kind {
             case .string:
                 if let order = key.stringOrder { term += SQLiteQuery(sql: " COLLATE " + SQLiteFunctions.Name.collation(order)) }
@@ -170,7 +179,7 @@ extension SQLiteQueryCompiler {
             default:
                 throw Unsupported(reason: "sorting by \(path): \(Self.kindName(operand.kind)) values cannot be ordered in SQL as Swift orders them")
             }
-            return term + (key.ascending ? " ASC" : " DESC")
+            return term + direction
         }
 
         static func kindName(_ kind: PersistentValue.Kind?) -> String {

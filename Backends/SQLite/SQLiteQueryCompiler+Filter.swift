@@ -26,9 +26,15 @@ extension SQLiteQueryCompiler.Compilation {
     /// `expression` as a single value.
     ///
     /// - Throws: ``SQLiteQueryCompiler/Unsupported`` for collections and what cannot be compiled.
-    mutating func value(_ expression: FilterExpression, in scope: Scope) throws -> Operand {
+    /// A `Double` column, which may hold NaN, is taken only with `allowingNaN` (by comparisons
+    /// and ranges, which guard it); elsewhere SQL would treat NaN as `NULL`, so it stays in memory.
+    mutating func value(_ expression: FilterExpression, in scope: Scope, allowingNaN: Bool = false) throws -> Operand {
         switch try compile(expression, in: scope) {
-        case .value(let operand): return operand
+        case .value(let operand):
+            if operand.isNaN != nil && !allowingNaN {
+                throw Unsupported(reason: "a Double property, which may hold NaN, is used other than in a comparison")
+            }
+            return operand
         case .collection, .list: throw Unsupported(reason: "a collection is used where a single value is needed")
         }
     }
@@ -45,7 +51,8 @@ extension SQLiteQueryCompiler.Compilation {
         case .property(let variable, let path):
             return try property(variable: variable, path: path, in: scope)
         case .comparison(let comparison, let lhs, let rhs):
-            return .value(try self.comparison(comparison, value(lhs, in: scope), value(rhs, in: scope)))
+            return .value(try self.comparison(
+                comparison, value(lhs, in: scope, allowingNaN: true), value(rhs, in: scope, allowingNaN: true)))
         case .and(let lhs, let rhs):
             // SQL's three-valued AND/OR/NOT are Swift's on optional Booleans as the evaluator reads them.
             let left = try condition(lhs, in: scope), right = try condition(rhs, in: scope)
@@ -57,11 +64,14 @@ extension SQLiteQueryCompiler.Compilation {
             let inner = try condition(operand, in: scope)
             return .value(.condition("NOT \(inner.wrapped)", nullable: inner.nullable))
         case .arithmetic(let arithmetic, let lhs, let rhs):
-            return .value(try self.arithmetic(arithmetic, value(lhs, in: scope), value(rhs, in: scope)))
+            return .value(try self.arithmetic(
+                arithmetic, value(lhs, in: scope, allowingNaN: true), value(rhs, in: scope, allowingNaN: true)))
         case .negate(let operand):
-            let inner = try value(operand, in: scope)
+            let inner = try value(operand, in: scope, allowingNaN: true)
             try Self.requireNumeric(inner.kind, "negate")
-            return .value(Operand(sql: "-\(inner.wrapped)", kind: Self.arithmeticKind(inner.kind, inner.kind), nullable: inner.nullable, atomic: false))
+            return .value(Operand(
+                sql: "-\(inner.wrapped)", kind: Self.arithmeticKind(inner.kind, inner.kind), nullable: inner.nullable, atomic: false,
+                isNaN: inner.isNaN))
         case .conditional(let test, let then, let otherwise):
             // `CASE WHEN NULL` takes the ELSE branch, as the evaluator treats a `nil` condition as false.
             let condition = try condition(test, in: scope)
@@ -71,11 +81,18 @@ extension SQLiteQueryCompiler.Compilation {
                 kind: yes.kind ?? no.kind, destination: yes.destination ?? no.destination,
                 crossStore: yes.crossStore || no.crossStore, nullable: yes.nullable || no.nullable))
         case .coalesce(let operand, let fallback):
-            let first = try value(operand, in: scope), second = try value(fallback, in: scope)
+            let first = try value(operand, in: scope, allowingNaN: true), second = try value(fallback, in: scope, allowingNaN: true)
+            // NaN is a value, so `NaN ?? x` is NaN; the NaN test goes with the operand chosen.
+            let isNaN: SQLiteQuery? = switch (first.isNaN, second.isNaN) {
+            case (nil, nil): nil
+            case (let test?, nil): test
+            case (nil, let test?): "(\(first.sql) IS NULL AND \(test))"
+            case (let left?, let right?): "(\(left) OR (\(first.sql) IS NULL AND \(right)))"
+            }
             return .value(Operand(
                 sql: "COALESCE(\(first.sql), \(second.sql))", kind: first.kind ?? second.kind,
                 destination: first.destination ?? second.destination, crossStore: first.crossStore || second.crossStore,
-                nullable: first.nullable && second.nullable))
+                nullable: first.nullable && second.nullable, isNaN: isNaN))
         case .stringTest(let test, let lhs, let rhs):
             return .value(try stringTest(test, value(lhs, in: scope), value(rhs, in: scope)))
         case .stringOrder(let order, let lhs, let rhs):
@@ -87,7 +104,8 @@ extension SQLiteQueryCompiler.Compilation {
             return .value(try contains(collection, element, in: scope))
         case .rangeContains(let lower, let upper, let closed, let element):
             return .value(try rangeContains(
-                lower: value(lower, in: scope), upper: value(upper, in: scope), closed: closed, element: value(element, in: scope)))
+                lower: value(lower, in: scope, allowingNaN: true), upper: value(upper, in: scope, allowingNaN: true), closed: closed,
+                element: value(element, in: scope, allowingNaN: true)))
         case .anySatisfy(let collection, let variable, let test):
             let source = try self.collection(compile(collection, in: scope))
             let matches = try condition(test, in: scope.merging([variable: source.element]) { $1 })
@@ -137,6 +155,9 @@ extension SQLiteQueryCompiler.Compilation {
             return Operand(sql: "NULL", kind: nil, nullable: true)
         case .double(let number) where number.isNaN:
             throw Unsupported(reason: "SQLite cannot bind NaN (it becomes NULL)")
+        case .double(let number) where number == 0:
+            // -0.0 is stored as a blob, but compares as 0.0, as in Swift.
+            return Operand(sql: "\(bind: .real(0))", kind: .double, nullable: false)
         case .decimal(let number) where number.isNaN:
             throw Unsupported(reason: "SQLite cannot bind NaN (it becomes NULL)")
         case .decimal:
@@ -166,6 +187,22 @@ extension SQLiteQueryCompiler.Compilation {
     /// Identifiers of another entity or store can never equal a relationship column, so
     /// such an equality compiles to a constant. Decimal operands compare as `REAL`.
     mutating func comparison(_ comparison: FilterComparison, _ lhs: Operand, _ rhs: Operand) throws -> Operand {
+        let compared = try plainComparison(comparison, lhs, rhs)
+        // NaN equals nothing and orders with nothing; only `!=` holds.
+        return Self.guardingNaN([lhs, rhs], compared, nanResult: comparison == .notEqual)
+    }
+
+    /// `result`, or `nanResult` when one of `operands` is a `Double` column that holds NaN.
+    static func guardingNaN(_ operands: [Operand], _ result: Operand, nanResult: Bool) -> Operand {
+        let tests = operands.compactMap(\.isNaN)
+        guard !tests.isEmpty else { return result }
+        let anyNaN = SQLiteQuery.joined(tests.map { "(\($0))" }, separator: " OR ")
+        return .condition(
+            "CASE WHEN \(anyNaN) THEN \(SQLiteQuery(sql: nanResult ? "1" : "0")) ELSE \(result.sql) END",
+            nullable: result.nullable, atomic: true)
+    }
+
+    private mutating func plainComparison(_ comparison: FilterComparison, _ lhs: Operand, _ rhs: Operand) throws -> Operand {
         try Self.requireComparable(lhs, rhs)
         switch comparison {
         case .equal, .notEqual:
@@ -192,6 +229,10 @@ extension SQLiteQueryCompiler.Compilation {
 
     /// `lower <= element` and `element < upper` (or `<=` when closed); `NULL` when any is `nil`.
     mutating func rangeContains(lower: Operand, upper: Operand, closed: Bool, element: Operand) throws -> Operand {
+        Self.guardingNaN([lower, upper, element], try plainRangeContains(lower: lower, upper: upper, closed: closed, element: element), nanResult: false)
+    }
+
+    private mutating func plainRangeContains(lower: Operand, upper: Operand, closed: Bool, element: Operand) throws -> Operand {
         try Self.requireComparable(lower, element)
         try Self.requireComparable(element, upper)
         try Self.requireOrderable(lower, element)
@@ -238,7 +279,10 @@ extension SQLiteQueryCompiler.Compilation {
             throw Unsupported(reason: "the remainder of \(Self.kindName(kind)) values is not defined in Swift")
         }
         let symbol = [FilterArithmetic.add: " + ", .subtract: " - ", .multiply: " * ", .divide: " / ", .remainder: " % "][arithmetic]!
-        return Operand(sql: lhs.wrapped + SQLiteQuery(sql: symbol) + rhs.wrapped, kind: kind, nullable: true, atomic: false)
+        // NaN in, NaN out: the result is NaN when an operand is.
+        let tests = [lhs.isNaN, rhs.isNaN].compactMap { $0 }
+        let isNaN: SQLiteQuery? = tests.isEmpty ? nil : .joined(tests.map { "(\($0))" }, separator: " OR ")
+        return Operand(sql: lhs.wrapped + SQLiteQuery(sql: symbol) + rhs.wrapped, kind: kind, nullable: true, atomic: false, isNaN: isNaN)
     }
 
     static func requireNumeric(_ kind: PersistentValue.Kind?, _ operation: String) throws {

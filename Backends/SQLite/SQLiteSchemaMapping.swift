@@ -11,7 +11,7 @@ import StrataCore
 /// |---|---|---|
 /// | bool | INTEGER | 0 or 1 |
 /// | int | INTEGER | the value (`UInt64` by bit pattern) |
-/// | double | REAL | the value |
+/// | double | REAL | the value; NaN as the TEXT `NaN` and -0.0 as an 8-byte BLOB of its bit pattern, which a REAL cannot hold (queries compare them as Swift does, so a double column's index serves equality and ranges only through a scan) |
 /// | string | TEXT | the value |
 /// | data | BLOB | the bytes |
 /// | date | REAL | seconds since 2001-01-01 00:00 UTC (`timeIntervalSinceReferenceDate`, exact) |

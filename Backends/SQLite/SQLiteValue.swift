@@ -13,13 +13,23 @@ enum SQLiteValue: Sendable, Hashable {
 /// Converts between ``PersistentValue``s and the column representations that
 /// ``SQLiteSchemaMapping`` documents.
 enum SQLiteValueCodec {
+    /// The column text of a `Double` that is NaN; queries read it through ``SQLiteQueryCompiler``'s guards.
+    static let notANumber = "NaN"
+    /// The column value of a `Double` that is -0.0, whose sign a `REAL` column would drop: its
+    /// bit pattern as a blob, which no column affinity turns back into a number.
+    static let negativeZero = withUnsafeBytes(of: (-0.0 as Double).bitPattern.bigEndian) { Data($0) }
+
     /// The column form of `value`; `storeIdentifier` turns same-store identifiers into `_pk`s.
     static func encode(_ value: PersistentValue, storeIdentifier: String) -> SQLiteValue {
         switch value {
         case .null: return .null
         case .bool(let flag): return .integer(flag ? 1 : 0)
         case .int(let number): return .integer(number)
-        case .double(let number): return .real(number)
+        case .double(let number):
+            // SQLite's REAL holds neither: NaN would become NULL and -0.0 lose its sign.
+            if number.isNaN { return .text(SQLiteValueCodec.notANumber) }
+            if number == 0 && number.sign == .minus { return .blob(SQLiteValueCodec.negativeZero) }
+            return .real(number)
         case .string(let text): return .text(text)
         case .data(let bytes): return .blob(bytes)
         case .date(let date): return .real(date.timeIntervalSinceReferenceDate)
@@ -52,6 +62,8 @@ enum SQLiteValueCodec {
         case (.integer(let number), .int): return .int(number)
         case (.integer(let number), .double): return .double(Double(number))
         case (.real(let number), .double): return .double(number)
+        case (.text(notANumber), .double): return .double(.nan)
+        case (.blob(negativeZero), .double): return .double(-0.0)
         case (.text(let text), .string): return .string(text)
         case (.blob(let bytes), .data): return .data(bytes)
         case (.real(let seconds), .date): return .date(Date(timeIntervalSinceReferenceDate: seconds))

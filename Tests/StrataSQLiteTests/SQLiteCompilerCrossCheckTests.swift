@@ -243,7 +243,14 @@ struct CompilerWorld {
         fifth.optionalString = "zürich"
         fifth.optionalTags = ["x", "y"]
         fifth.optionalDate = base - 3 * day
-        let specimens = [plain, second, third, fourth, fifth]
+        // Values SQLite's REAL cannot hold, stored as text and a blob.
+        let notANumber = Specimen(label: "nan")
+        notANumber.double = .nan
+        notANumber.optionalDouble = .nan
+        let negativeZero = Specimen(label: "negative zero")
+        negativeZero.double = -0.0
+        negativeZero.optionalDouble = -0.0
+        let specimens = [plain, second, third, fourth, fifth, notANumber, negativeZero]
 
         return trips + items + stays + travelers + specimens
     }
@@ -332,6 +339,18 @@ let crossCheckFilters: [CrossCheckCase] = [
     .init(specimen, "int / 2 == -3 truncates", eq(.arithmetic(.divide, property("int"), int(2)), int(-3))),
     .init(specimen, "int % 3 == -1 keeps the sign", eq(.arithmetic(.remainder, property("int"), int(3)), int(-1))),
     .init(specimen, "double / 4 < 0.2", lt(.arithmetic(.divide, property("double"), double(4)), double(0.2))),
+    .init(specimen, "double != 1 holds for NaN", .comparison(.notEqual, property("double"), double(1))),
+    .init(specimen, "double > -1 fails for NaN", gt(property("double"), double(-1))),
+    .init(specimen, "double <= 0 holds for -0.0", .comparison(.lessOrEqual, property("double"), double(0))),
+    .init(specimen, "double == 0 holds for -0.0", eq(property("double"), double(0))),
+    .init(specimen, "!(double < 1) holds for NaN", .not(lt(property("double"), double(1)))),
+    .init(specimen, "-double < 1", lt(.negate(property("double")), double(1))),
+    .init(specimen, "double * 2 >= 0", ge(.arithmetic(.multiply, property("double"), double(2)), double(0))),
+    .init(specimen, "(optionalDouble ?? 1) > 0 keeps NaN", gt(.coalesce(property("optionalDouble"), double(1)), double(0))),
+    .init(specimen, "(optionalDouble ?? double) != 3", .comparison(.notEqual, .coalesce(property("optionalDouble"), property("double")), double(3))),
+    .init(specimen, "(0...1).contains(double)", .rangeContains(lower: double(0), upper: double(1), closed: true, element: property("double"))),
+    .init(specimen, "optionalDouble == nil", eq(property("optionalDouble"), .value(.null))),
+    .init(specimen, "double == optionalDouble", eq(property("double"), property("optionalDouble"))),
     .init(specimen, "int - optionalInt > 0", gt(.arithmetic(.subtract, property("int"), property("optionalInt")), int(0))),
     .init(specimen, "-int > 0", gt(.negate(property("int")), int(0))),
     .init(specimen, "(optionalInt == nil ? 5 : optionalInt) > 2", gt(.conditional(eq(property("optionalInt"), null), then: int(5), else: property("optionalInt")), int(2))),

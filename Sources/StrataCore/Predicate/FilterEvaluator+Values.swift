@@ -144,6 +144,13 @@ extension FilterEvaluator {
             return compare(a, b, stringOrder)
         case (.bool(let a), .bool(let b)):
             return a == b ? .orderedSame : b ? .orderedAscending : .orderedDescending
+        // NaN orders with nothing in Swift, so a sort places it: after every number, as the
+        // SQLite store does, so that every store sorts alike.
+        case (.double(let a), _) where a.isNaN && isNumeric(rhs):
+            if case .double(let b) = rhs, b.isNaN { return .orderedSame }
+            return .orderedDescending
+        case (_, .double(let b)) where b.isNaN && isNumeric(lhs):
+            return .orderedAscending
         default:
             return try order(lhs, rhs) ?? .orderedSame
         }

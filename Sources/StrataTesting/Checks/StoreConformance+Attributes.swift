@@ -6,6 +6,7 @@ extension StoreConformance {
     static let attributeChecks: [Check] = [
         Check("every attribute type round-trips", everyAttributeTypeRoundTrips),
         Check("optional attributes round-trip set and nil", optionalAttributesRoundTrip),
+        Check("special floating-point values and unusual strings round-trip exactly", specialValuesRoundTrip),
         Check("updated attributes and deletes persist", updatesAndDeletesPersist),
     ]
 
@@ -24,6 +25,45 @@ extension StoreConformance {
             for ((name, value), (_, wanted)) in zip(actual.fields, expected.fields) {
                 #expect(value == wanted, "\(name) of the \(expected.label) specimen did not round-trip")
             }
+        }
+    }
+
+    /// NaN, ±infinity and -0.0 in `Double` and `Float`; strings with NUL, a byte-order mark,
+    /// only NUL, and of several megabytes; read back bit for bit in a fresh context.
+    static func specialValuesRoundTrip(_ harness: ConformanceHarness) throws {
+        let megabytes = String(repeating: "Zürich 東京 🚀\u{0}", count: 150_000)
+        let cases: [(label: String, double: Double, float: Float, string: String)] = [
+            ("nan", .nan, .nan, "a\u{0}b"),
+            ("infinity", .infinity, .infinity, "\u{FEFF}bom"),
+            ("-infinity", -.infinity, -.infinity, megabytes),
+            ("-0", -0.0, -0.0, "\u{0}"),
+            ("+0", 0.0, 0.0, "\u{FEFF}"),
+            ("subnormal", .leastNonzeroMagnitude, .leastNonzeroMagnitude, "e\u{301}"),
+        ]
+        let container = try harness.container(for: ScalarSpecimen.self)
+        let writer = harness.context(container)
+        for special in cases {
+            let specimen = ScalarSpecimen(label: special.label)
+            specimen.double = special.double
+            specimen.float = special.float
+            specimen.string = special.string
+            writer.insert(specimen)
+        }
+        try writer.save()
+
+        let fetched = try harness.context(container).fetch(FetchDescriptor<ScalarSpecimen>())
+        for special in cases {
+            guard let actual = fetched.first(where: { $0.label == special.label }) else {
+                Issue.record("the \(special.label) specimen did not come back")
+                continue
+            }
+            let sameDouble = special.double.isNaN ? actual.double.isNaN : actual.double.bitPattern == special.double.bitPattern
+            let sameFloat = special.float.isNaN ? actual.float.isNaN : actual.float.bitPattern == special.float.bitPattern
+            #expect(sameDouble, "double \(special.label) came back as \(actual.double)")
+            #expect(sameFloat, "float \(special.label) came back as \(actual.float)")
+            #expect(
+                actual.string.unicodeScalars.elementsEqual(special.string.unicodeScalars),
+                "the string of \(special.label) came back with \(actual.string.unicodeScalars.count) scalars, not \(special.string.unicodeScalars.count)")
         }
     }
 
