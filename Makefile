@@ -5,7 +5,7 @@ SWIFT ?= swift
 # conformance suite (its concurrent-save checks included), observed queries and autosave.
 TSAN_FILTER ?= ModelActorConcurrencyTests|ConformanceTests|ValueTransformerTests|ResultsObserverTests|AutosaveTests
 
-.PHONY: demo test test-tsan system-packages
+.PHONY: demo test test-tsan soak system-packages
 
 system-packages:
 	@./scripts/ensure-system-packages.sh
@@ -22,3 +22,7 @@ test: system-packages
 ## The concurrent tests under ThreadSanitizer, in a build folder of their own; any report fails.
 test-tsan: system-packages
 	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
+
+## Longer runs than `make test` affords: the crash-safety tests kill 200 saving processes per store.
+soak: system-packages
+	STRATA_CRASH_KILLS=200 $(SWIFT) test --filter 'CrashSafetyTests'
