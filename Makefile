@@ -23,6 +23,7 @@ test: system-packages
 test-tsan: system-packages
 	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 
-## Longer runs than `make test` affords: the crash-safety tests kill 200 saving processes per store.
+## Longer runs than `make test` affords: the crash-safety tests kill 200 saving processes per
+## store; the fuzzers load 100,000 mutated JSON documents and 10,000 damaged SQLite files.
 soak: system-packages
-	STRATA_CRASH_KILLS=200 $(SWIFT) test --filter 'CrashSafetyTests'
+	STRATA_CRASH_KILLS=200 STRATA_FUZZ_INPUTS=100000 $(SWIFT) test --filter 'CrashSafetyTests|FuzzTests'

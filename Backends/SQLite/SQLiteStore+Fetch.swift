@@ -314,7 +314,14 @@ struct SnapshotReader {
         else { return }
         let keys = snapshots.map { $0.persistentIdentifier.primaryKey(as: Int64.self) ?? 0 }
         let positions = positions ?? table.slotsByName
-        let rowOf = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        var rowOf: [Int64: Int] = [:]
+        rowOf.reserveCapacity(keys.count)
+        for (row, key) in keys.enumerated() where rowOf.updateValue(row, forKey: key) != nil {
+            // A primary key is unique unless the file's b-tree is damaged.
+            throw SQLiteStoreError.sqlite(
+                .corrupt, message: "the table \(table.tableName) returned the row \(key) twice; the database file is damaged",
+                sql: nil, path: store.configuration.url.path)
+        }
         let keyList = "[" + keys.map(String.init).joined(separator: ",") + "]"
         for (slot, property) in table.properties.enumerated() {
             let name = table.propertyNames[slot]

@@ -1,0 +1,100 @@
+import Foundation
+import StrataCore
+import StrataTesting
+import Testing
+
+@testable import StrataJSON
+
+/// Loading mutated documents: every input either opens, or fails with a typed error that
+/// leaves the file as it was; reading an opened one fetches or fails with a typed error;
+/// none traps.
+@Suite struct JSONDocumentFuzzTests {
+    /// Inputs per run: 3,000, or `STRATA_FUZZ_INPUTS` (`make soak` sets 100,000).
+    static var inputs: Int { ProcessInfo.processInfo.environment["STRATA_FUZZ_INPUTS"].flatMap(Int.init) ?? 3_000 }
+
+    static let schema = Schema([Trip.self, BucketListItem.self, LivingAccommodation.self, Sample.self])
+
+    /// A document with relationships, every attribute kind and history.
+    static func seedDocument(in folder: TemporaryFolder) throws -> Data {
+        let url = folder.file("seed.json")
+        let container = try ModelContainer(for: schema, configurations: JSONStoreConfiguration(schema: schema, url: url))
+        let context = ModelContext(container)
+        let day = Date(timeIntervalSinceReferenceDate: 780_000_000)
+        for index in 0..<3 {
+            let trip = Trip(name: "Trip \(index)", destination: "Zürich \u{0}\u{FEFF}", startDate: day, endDate: day + 86_400)
+            trip.bucketList = [BucketListItem(title: "Swim", hasReservation: index % 2 == 0)]
+            trip.livingAccommodation = LivingAccommodation(placeName: "Seerose")
+            context.insert(trip)
+            let sample = Sample(label: "s\(index)")
+            sample.ratio = [Double.nan, -0.0, .infinity][index]
+            sample.unsigned = .max
+            sample.note = index == 0 ? nil : "note"
+            context.insert(sample)
+        }
+        try context.save()
+        try context.delete(model: Trip.self, where: #Predicate { $0.name == "Trip 2" })
+        try context.save()
+        return try Data(contentsOf: url)
+    }
+
+    /// `bytes` with one to four random edits: bytes replaced, ranges deleted or repeated,
+    /// JSON tokens inserted, or the end cut off.
+    static func mutate(_ bytes: Data, _ random: inout SeededGenerator) -> Data {
+        var data = [UInt8](bytes)
+        let tokens = ["null", "-1", "1e999", "-0", "NaN", "\"", "{", "}", "[", "]", ",", ":", "true", "\"\\u0000\"", "18446744073709551616", "\"\\ud800\"", "{}", "[]", "\"x\""]
+        for _ in 0..<Int.random(in: 1...4, using: &random) {
+            guard !data.isEmpty else { break }
+            let at = Int.random(in: 0..<data.count, using: &random)
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: data[at] = UInt8.random(in: 0...255, using: &random)
+            case 1: data.removeSubrange(at..<min(data.count, at + Int.random(in: 1...16, using: &random)))
+            case 2: data.insert(contentsOf: data[at..<min(data.count, at + Int.random(in: 1...32, using: &random))], at: at)
+            case 3: data.insert(contentsOf: Array(tokens.randomElement(using: &random)!.utf8), at: at)
+            case 4: data.removeSubrange(at...)
+            default: data[at] = [UInt8(ascii: "0"), UInt8(ascii: "9"), UInt8(ascii: "\""), UInt8(ascii: "-"), 0x80, 0xFF].randomElement(using: &random)!
+            }
+        }
+        return Data(data)
+    }
+
+    @Test func mutatedDocumentsOpenOrFailWithATypedErrorAndStayUntouched() throws {
+        let folder = try TemporaryFolder()
+        let seed = try Self.seedDocument(in: folder)
+        let url = folder.file("fuzz.json")
+        var random = SeededGenerator(seed: 0x5EED)
+        var opened = 0
+        var refused = 0
+        for input in 0..<Self.inputs {
+            let bytes = Self.mutate(seed, &random)
+            try bytes.write(to: url)
+            let container: ModelContainer
+            do {
+                container = try ModelContainer(for: Self.schema, configurations: JSONStoreConfiguration(schema: Self.schema, url: url))
+            } catch is JSONStoreError, is SwiftDataError, is DataStoreError {
+                refused += 1
+                #expect(try Data(contentsOf: url) == bytes, "input \(input): a refused document changed")
+                continue
+            } catch {
+                Issue.record("input \(input): an untyped error \(type(of: error)): \(error)")
+                continue
+            }
+            // A document that opens may have been migrated to the app's schema (its stored
+            // schema is part of it); a damaged value in it then fails the fetch that reads it.
+            opened += 1
+            do {
+                let context = ModelContext(container)
+                for trip in try context.fetch(FetchDescriptor<Trip>()) {
+                    _ = (trip.name, trip.bucketList.map(\.title), trip.livingAccommodation?.placeName)
+                }
+                for sample in try context.fetch(FetchDescriptor<Sample>()) { _ = (sample.ratio, sample.note, sample.tags) }
+                _ = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+            } catch is JSONStoreError, is SwiftDataError, is DataStoreError {
+                continue
+            } catch {
+                Issue.record("input \(input): an untyped error \(type(of: error)) reading an opened document: \(error)")
+            }
+        }
+        // The mutations must reach both outcomes, or the test proves little.
+        #expect(opened > Self.inputs / 50 && refused > Self.inputs / 2, "opened \(opened), refused \(refused)")
+    }
+}
