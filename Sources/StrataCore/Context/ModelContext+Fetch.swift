@@ -220,11 +220,19 @@ extension ModelContext {
         var last: PersistentIdentifier?
         var remaining = stored.fetchLimit ?? .max
         let plan = try plan(for: stored)
+        // Paging stops at the highest match there is now, so models saved while `block` runs
+        // (by it, with `allowEscapingMutations`, or elsewhere) are not visited, and a block
+        // that inserts as it goes cannot make the traversal endless.
+        var ceiling: PersistentIdentifier?
+        if var highest = plan.page(after: nil, upTo: nil, limit: 1, ascending: false) {
+            guard let top = try highest.identifiers(in: self).first else { return }
+            ceiling = top
+        }
         // Page by identifier while the store runs every step: each batch is one query that
         // starts after the last model seen. A step the store refuses moves into memory,
         // where paging would read the rest of the matches for every batch; then the
         // identifiers of the rest are listed once, as for stores that cannot page.
-        while remaining > 0, var page = plan.page(after: last, limit: min(batchSize, remaining)) {
+        while remaining > 0, var page = plan.page(after: last, upTo: ceiling, limit: min(batchSize, remaining)) {
             var batch = try page.models(in: self)
             for model in batch { try block(model) }
             var ids: [PersistentIdentifier] = []

@@ -131,26 +131,28 @@ struct FetchPlan<T: PersistentModel> {
         return FetchPlan(filter: filter, identifiers: identifiers, store: store)
     }
 
-    /// The next page of this plan for ``ModelContext/enumerate(_:batchSize:allowEscapingMutations:block:)``:
-    /// at most `limit` models after `last` (from the first when `nil`), in identifier order,
-    /// with the filter and the window run by the store.
+    /// A page of this plan for ``ModelContext/enumerate(_:batchSize:allowEscapingMutations:block:)``:
+    /// at most `limit` models after `last` (from the first when `nil`) and up to `ceiling`
+    /// (to the last when `nil`), in identifier order (descending when not `ascending`), with
+    /// the filter and the window run by the store.
     ///
     /// `nil` when the plan cannot page this way: its store does not adopt
     /// ``DataStorePagingByIdentifier``, the app sorts or skips models, or some step runs in memory.
-    func page(after last: PersistentIdentifier?, limit: Int) -> FetchPlan? {
+    func page(after last: PersistentIdentifier?, upTo ceiling: PersistentIdentifier?, limit: Int, ascending: Bool = true) -> FetchPlan? {
         guard store.store is any DataStorePagingByIdentifier, identifiers == nil, !mergesPendingChanges,
             descriptor.fetchOffset ?? 0 == 0, case .none = sort
         else { return nil }
-        let after = last.map { FilterExpression.comparison(.greater, .property(variable: 0, path: []), .value(.identifier($0))) }
+        let identity = FilterExpression.property(variable: 0, path: [])
+        var bounds: [FilterExpression] = []
+        if let last { bounds.append(.comparison(.greater, identity, .value(.identifier(last)))) }
+        if let ceiling { bounds.append(.comparison(.lessOrEqual, identity, .value(.identifier(ceiling)))) }
         var page = self
-        switch (filter, after) {
-        case (.none, nil): break
-        case (.none, let after?): page.filter = .store(after)
-        case (.store, nil): break
-        case (.store(let tree), let after?): page.filter = .store(.and(tree, after))
-        case (.snapshots, _), (.models, _): return nil
+        switch filter {
+        case .none: page.filter = bounds.isEmpty ? .none : .store(bounds.dropFirst().reduce(bounds[0]) { .and($0, $1) })
+        case .store(let tree): page.filter = .store(bounds.reduce(tree) { .and($0, $1) })
+        case .snapshots, .models: return nil
         }
-        page.sort = .store([FilterSortKey(path: [], ascending: true, stringOrder: nil)])
+        page.sort = .store([FilterSortKey(path: [], ascending: ascending, stringOrder: nil)])
         page.descriptor.fetchLimit = limit
         return page
     }

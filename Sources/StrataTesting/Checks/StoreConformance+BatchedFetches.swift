@@ -54,6 +54,19 @@ extension StoreConformance {
             Set(survivors).isSuperset(of: kept) && Set(survivors).count == survivors.count && survivors.count - kept.count <= 4,
             "enumerate visited \(survivors) after \(doomed.sorted()) were deleted")
 
+        // A block that saves a new match for every model it visits does not see them: the
+        // traversal ends with the models there were when it began.
+        let growing = harness.context(container)
+        let before = try growing.fetchCount(FetchDescriptor<Entry>())
+        var grownVisits = 0
+        try growing.enumerate(FetchDescriptor<Entry>(), batchSize: 2, allowEscapingMutations: true) { entry in
+            grownVisits += 1
+            growing.insert(Entry(writer: 9, batch: 0, sequence: 1_000 + entry.sequence))
+            try growing.save()
+            if grownVisits > 4 * before { throw CancellationError() }
+        }
+        #expect(grownVisits == before, "enumerate visited \(grownVisits) models, \(before) when it began")
+
         let context = harness.context(container)
         var last: Entry?
         try context.enumerate(FetchDescriptor<Entry>(), batchSize: 3) { last = $0 }
