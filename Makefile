@@ -24,6 +24,7 @@ test-tsan: system-packages
 	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 
 ## Longer runs than `make test` affords: the crash-safety tests kill 200 saving processes per
-## store; the fuzzers load 100,000 mutated JSON documents and 10,000 damaged SQLite files.
+## store; the fuzzers load 100,000 mutated JSON documents and 10,000 damaged SQLite files; the
+## differential check runs 300 seeds of random predicates and sorts against Foundation per store.
 soak: system-packages
-	STRATA_CRASH_KILLS=200 STRATA_FUZZ_INPUTS=100000 $(SWIFT) test --filter 'CrashSafetyTests|FuzzTests'
+	STRATA_CRASH_KILLS=200 STRATA_FUZZ_INPUTS=100000 STRATA_DIFFERENTIAL_SEEDS=300 $(SWIFT) test --filter 'CrashSafetyTests|FuzzTests|DifferentialTests'

@@ -27,6 +27,8 @@ final class SQLiteConnection {
         sqlite3_extended_result_codes(handle, 1)
         self.handle = handle
         self.path = path
+        // String columns are indexed under `strata_canonical`: no connection may touch them without it.
+        try SQLiteFunctions.register(on: self)
     }
 
     /// The path the connection was opened with.

@@ -18,6 +18,9 @@ internal import CSQLite
 /// | `strata_localized_compare(a, b)` | function | `a.localizedCompare(b)` as -1/0/1 |
 /// | `strata_localized_standard_compare(a, b)` | function | `a.localizedStandardCompare(b)` as -1/0/1 |
 /// | `strata_character_count(a)` | function | `a.count`: `Character`s (extended grapheme clusters), not code points as `length` |
+/// | `strata_starts_with(a, b)` | function | `a.starts(with: b)` as 0/1, by `Character` (``CanonicalString/starts(_:with:)``) |
+/// | `strata_contains(a, b)` | function | `a.contains(b)` as 0/1, by `Character` (``CanonicalString/contains(_:_:)``) |
+/// | `strata_canonical` | collation | Swift's `==` and `<`: canonically equivalent strings are equal (``CanonicalString/compare(_:_:)``) |
 /// | `strata_case_insensitive` | collation | orders by `caseInsensitiveCompare` |
 /// | `strata_localized` | collation | orders by `localizedCompare` |
 /// | `strata_localized_standard` | collation | orders by `localizedStandardCompare` |
@@ -26,6 +29,10 @@ enum SQLiteFunctions {
     enum Name {
         static let localizedStandardContains = "strata_localized_standard_contains"
         static let characterCount = "strata_character_count"
+        static let startsWith = "strata_starts_with"
+        static let contains = "strata_contains"
+        /// The collation of every string comparison, sort and index, so that SQL equates and orders strings as Swift does.
+        static let canonical = "strata_canonical"
 
         /// The comparison function for `order`.
         static func compare(_ order: FilterStringOrder) -> String {
@@ -68,6 +75,27 @@ enum SQLiteFunctions {
                 guard let a = SQLiteFunctions.text(arguments?[0]) else { return sqlite3_result_null(context) }
                 sqlite3_result_int64(context, Int64(a.count))
             }, nil, nil, nil), sql: nil)
+
+        try connection.check(sqlite3_create_function_v2(
+            db, Name.startsWith, 2, flags, nil,
+            { context, _, arguments in
+                guard let (a, b) = SQLiteFunctions.buffers(arguments) else { return sqlite3_result_null(context) }
+                sqlite3_result_int(context, CanonicalString.starts(utf8: a, with: b) ? 1 : 0)
+            }, nil, nil, nil), sql: nil)
+
+        try connection.check(sqlite3_create_function_v2(
+            db, Name.contains, 2, flags, nil,
+            { context, _, arguments in
+                guard let (a, b) = SQLiteFunctions.buffers(arguments) else { return sqlite3_result_null(context) }
+                sqlite3_result_int(context, CanonicalString.contains(utf8: a, b) ? 1 : 0)
+            }, nil, nil, nil), sql: nil)
+
+        try connection.check(sqlite3_create_collation_v2(
+            db, Name.canonical, SQLITE_UTF8, nil,
+            { _, count1, bytes1, count2, bytes2 in
+                CanonicalString.compare(
+                    utf8: UnsafeRawBufferPointer(start: bytes1, count: Int(count1)), UnsafeRawBufferPointer(start: bytes2, count: Int(count2)))
+            }, nil), sql: nil)
 
         try connection.check(sqlite3_create_function_v2(
             db, Name.compare(.caseInsensitive), 2, flags, nil,
@@ -124,6 +152,18 @@ enum SQLiteFunctions {
     /// The texts of a two-argument function, or `nil` when either is `NULL`.
     fileprivate static func texts(_ arguments: UnsafeMutablePointer<OpaquePointer?>?) -> (String, String)? {
         guard let arguments, let a = text(arguments[0]), let b = text(arguments[1]) else { return nil }
+        return (a, b)
+    }
+
+    /// The UTF-8 bytes of a two-argument function's texts, valid while the function runs,
+    /// or `nil` when either is `NULL`.
+    fileprivate static func buffers(_ arguments: UnsafeMutablePointer<OpaquePointer?>?) -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer)? {
+        guard let arguments else { return nil }
+        func buffer(_ value: OpaquePointer?) -> UnsafeRawBufferPointer? {
+            guard let value, sqlite3_value_type(value) != SQLITE_NULL, let bytes = sqlite3_value_text(value) else { return nil }
+            return UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))  // after sqlite3_value_text, as SQLite requires
+        }
+        guard let a = buffer(arguments[0]), let b = buffer(arguments[1]) else { return nil }
         return (a, b)
     }
 

@@ -26,7 +26,7 @@ enum SQLiteMetadata {
         }
         guard tables.contains(metadata) else { throw SQLiteStoreError.foreignDatabase(path: path, tables: tables) }
         let values = try read(connection)
-        guard values["format"] == SQLiteSchemaWriter.formatVersion else {
+        guard let format = values["format"], SQLiteSchemaWriter.readableFormats.contains(format) else {
             throw SQLiteStoreError.unsupportedFormat(path: path, version: values["format"] ?? "unknown")
         }
         guard let identifier = values["storeIdentifier"], let stored = try recordedSchema(values, path: path) else {
@@ -38,6 +38,14 @@ enum SQLiteMetadata {
         }
         var changes = stored.hasSameStructure(as: schema)
             ? [] : try SQLiteLightweightMigration(stored: stored, schema: schema, mapping: mapping, path: path).steps()
+        if allowsSave && format != SQLiteSchemaWriter.formatVersion {
+            // Format 1 indexed strings by their bytes; read-only opening leaves the file as it is,
+            // and queries, which name the collation, stay exact without the index's help.
+            changes.append { connection in
+                try SQLiteSchemaWriter.upgradeIndexes(connection, mapping: mapping)
+                try write(connection, ["format": SQLiteSchemaWriter.formatVersion])
+            }
+        }
         if allowsSave && !tables.contains(SQLiteHistory.table) {
             // A file from before history: the table is added as any additive change is.
             changes.append { connection in for statement in SQLiteHistory.createStatements { try connection.execute(statement) } }
@@ -76,7 +84,7 @@ enum SQLiteMetadata {
         if tables.isEmpty { return nil }
         guard tables.contains(SQLiteSchemaWriter.metadataTable) else { throw SQLiteStoreError.foreignDatabase(path: path, tables: tables) }
         let values = try read(connection)
-        guard values["format"] == SQLiteSchemaWriter.formatVersion else {
+        guard let format = values["format"], SQLiteSchemaWriter.readableFormats.contains(format) else {
             throw SQLiteStoreError.unsupportedFormat(path: path, version: values["format"] ?? "unknown")
         }
         return try recordedSchema(values, path: path)

@@ -221,8 +221,8 @@ extension SQLiteQueryCompiler.Compilation {
         if Self.identifiersNeverMatch(member, needle) {
             return .condition(source.guarded("0"), nullable: source.nullCheck != nil, atomic: true)
         }
-        let match: SQLiteQuery = member.nullable || needle.nullable
-            ? "\(member.wrapped) IS \(needle.wrapped)" : "\(member.wrapped) = \(needle.wrapped)"
+        let (left, right) = Operand.compared(member, needle)
+        let match: SQLiteQuery = member.nullable || needle.nullable ? "\(left) IS \(right)" : "\(left) = \(right)"
         return .condition(
             source.guarded("EXISTS (SELECT 1 FROM \(source.fromWhere([match])))"),
             nullable: source.nullCheck != nil, atomic: true)
@@ -252,12 +252,12 @@ extension SQLiteQueryCompiler.Compilation {
         if members.count > Self.longList, members.allSatisfy({ $0.sql.sql == "?" }),
             let json = Self.jsonArray(bindings.map { $0[0] })
         {
-            inList = "\(needle.wrapped) IN (SELECT \"value\" FROM json_each(\(bind: .text(json))))"
+            inList = "\(needle.compared) IN (SELECT \"value\" FROM json_each(\(bind: .text(json))))"
         } else {
             guard bindings.reduce(0, { $0 + $1.count }) < 30_000 else {
                 throw Unsupported(reason: "the list is too long to bind")
             }
-            inList = "\(needle.wrapped) IN (" + .joined(members.map(\.sql), separator: ", ") + ")"
+            inList = needle.compared + " IN (" + .joined(members.map(\.sql), separator: ", ") + ")"
         }
         if hasNull { return .condition("\(isNull) OR \(inList)", nullable: false) }
         if needle.nullable { return .condition("COALESCE(\(inList), 0)", nullable: false, atomic: true) }

@@ -37,6 +37,21 @@ extension SQLiteQueryCompiler {
         /// The SQL, parenthesized unless atomic.
         var wrapped: SQLiteQuery { atomic ? sql : "(\(sql))" }
 
+        /// ``wrapped`` as an operand of `=`, `<`, `IN` and the like: a string with
+        /// `COLLATE strata_canonical`, so that SQL equates and orders it as Swift does
+        /// (``CanonicalString``) and an index on its column, made with that collation, serves.
+        var compared: SQLiteQuery {
+            kind == .string ? wrapped + SQLiteQuery(sql: " COLLATE " + SQLiteFunctions.Name.canonical) : wrapped
+        }
+
+        /// Two operands of one comparison, the collation written once: SQLite applies an
+        /// explicit `COLLATE` on either side to the comparison. None for a `NULL` literal.
+        static func compared(_ lhs: Operand, _ rhs: Operand) -> (SQLiteQuery, SQLiteQuery) {
+            if lhs.sql.sql == "NULL" || rhs.sql.sql == "NULL" { return (lhs.wrapped, rhs.wrapped) }
+            if lhs.kind == .string { return (lhs.compared, rhs.wrapped) }
+            return (lhs.wrapped, rhs.compared)
+        }
+
         /// A Boolean (or `NULL`) result of an operator.
         static func condition(_ sql: SQLiteQuery, nullable: Bool, atomic: Bool = false) -> Operand {
             Operand(sql: sql, kind: .bool, nullable: nullable, atomic: atomic)
@@ -148,7 +163,7 @@ extension SQLiteQueryCompiler {
         ///
         /// SQLite's `NULL`s come first in ascending and last in descending order, as Swift's
         /// `nil` does in the evaluator. Strings use a ``SQLiteFunctions`` collation for a
-        /// ``FilterSortKey/stringOrder``, else `BINARY` (Unicode scalar order); decimals sort as `REAL`.
+        /// ``FilterSortKey/stringOrder``, else `strata_canonical` (Swift's `<`); decimals sort as `REAL`.
         /// - Throws: ``SQLiteQueryCompiler/Unsupported`` for paths to to-many relationships,
         ///   cross-store identifiers and kinds whose stored form does not order as Swift orders
         ///   them (data, URLs, Codable values).
@@ -171,7 +186,7 @@ extension SQLiteQueryCompiler {
             }
             switch operand.kind {
             case .string:
-                if let order = key.stringOrder { term += SQLiteQuery(sql: " COLLATE " + SQLiteFunctions.Name.collation(order)) }
+                term += SQLiteQuery(sql: " COLLATE " + (key.stringOrder.map(SQLiteFunctions.Name.collation) ?? SQLiteFunctions.Name.canonical))
             case .bool, .int, .double, .date, .uuid, .decimal:
                 break
             case .identifier where !operand.crossStore:

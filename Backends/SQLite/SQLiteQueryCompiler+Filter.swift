@@ -137,7 +137,7 @@ extension SQLiteQueryCompiler.Compilation {
             }
             let function = aggregate == .min ? "MIN" : "MAX"
             return .value(Operand(
-                sql: source.guarded("(SELECT \(SQLiteQuery(sql: function))(\(element.sql)) FROM \(source.fromWhere()))"),
+                sql: source.guarded("(SELECT \(SQLiteQuery(sql: function))(\(element.compared)) FROM \(source.fromWhere()))"),
                 kind: element.kind, destination: element.destination, nullable: true))
         }
     }
@@ -182,7 +182,8 @@ extension SQLiteQueryCompiler.Compilation {
     static let orderable: Set<PersistentValue.Kind> = [.int, .double, .decimal, .string, .date, .uuid, .identifier]
 
     /// `==`/`!=` as `IS`/`IS NOT` (`=`/`<>` when neither side can be `NULL`), so `nil == nil`
-    /// holds; `<`, `<=`, `>`, `>=` plain, so `nil` gives `NULL`.
+    /// holds; `<`, `<=`, `>`, `>=` plain, so `nil` gives `NULL`. Strings compare under
+    /// `strata_canonical`, as Swift compares them.
     ///
     /// Identifiers of another entity or store can never equal a relationship column, so
     /// such an equality compiles to a constant. Decimal operands compare as `REAL`.
@@ -210,11 +211,13 @@ extension SQLiteQueryCompiler.Compilation {
             if Self.identifiersNeverMatch(lhs, rhs) { return .condition(negated ? "1" : "0", nullable: false, atomic: true) }
             let exact = !lhs.nullable && !rhs.nullable
             let op = SQLiteQuery(sql: exact ? (negated ? " <> " : " = ") : (negated ? " IS NOT " : " IS "))
-            return .condition(lhs.wrapped + op + rhs.wrapped, nullable: false)
+            let (left, right) = Operand.compared(lhs, rhs)
+            return .condition(left + op + right, nullable: false)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             try Self.requireOrderable(lhs, rhs)
             let symbol = [FilterComparison.less: " < ", .lessOrEqual: " <= ", .greater: " > ", .greaterOrEqual: " >= "][comparison]!
-            return .condition(lhs.wrapped + SQLiteQuery(sql: symbol) + rhs.wrapped, nullable: lhs.nullable || rhs.nullable)
+            let (left, right) = Operand.compared(lhs, rhs)
+            return .condition(left + SQLiteQuery(sql: symbol) + right, nullable: lhs.nullable || rhs.nullable)
         }
     }
 
@@ -237,7 +240,8 @@ extension SQLiteQueryCompiler.Compilation {
         try Self.requireComparable(element, upper)
         try Self.requireOrderable(lower, element)
         try Self.requireOrderable(element, upper)
-        let body: SQLiteQuery = "\(element.wrapped) >= \(lower.wrapped) AND \(element.wrapped) \(SQLiteQuery(sql: closed ? "<=" : "<")) \(upper.wrapped)"
+        let (above, low) = Operand.compared(element, lower), (below, high) = Operand.compared(element, upper)
+        let body: SQLiteQuery = "\(above) >= \(low) AND \(below) \(SQLiteQuery(sql: closed ? "<=" : "<")) \(high)"
         let nullable = [lower, upper, element].filter(\.nullable)
         guard !nullable.isEmpty else { return .condition(body, nullable: false) }
         // Without the guard, `NULL AND false` would be false where Swift gives nil (and `!` of it true).
@@ -270,7 +274,8 @@ extension SQLiteQueryCompiler.Compilation {
 
     /// `+ - * / %` on numbers. Integer `/` truncates and `%` takes the dividend's sign in
     /// SQLite as in Swift. Where Swift traps (integer overflow, division by zero) SQLite
-    /// gives a `REAL` or `NULL` instead; floating-point division by zero is `NULL`, not ±infinity.
+    /// gives a `REAL` instead. Floating-point division by anything but a non-zero constant is
+    /// left to the evaluator: Swift's ±infinity for a zero divisor is `NULL` in SQLite.
     mutating func arithmetic(_ arithmetic: FilterArithmetic, _ lhs: Operand, _ rhs: Operand) throws -> Operand {
         try Self.requireNumeric(lhs.kind, arithmetic.rawValue)
         try Self.requireNumeric(rhs.kind, arithmetic.rawValue)
@@ -279,10 +284,30 @@ extension SQLiteQueryCompiler.Compilation {
             throw Unsupported(reason: "the remainder of \(Self.kindName(kind)) values is not defined in Swift")
         }
         let symbol = [FilterArithmetic.add: " + ", .subtract: " - ", .multiply: " * ", .divide: " / ", .remainder: " % "][arithmetic]!
+        let result = lhs.wrapped + SQLiteQuery(sql: symbol) + rhs.wrapped
         // NaN in, NaN out: the result is NaN when an operand is.
-        let tests = [lhs.isNaN, rhs.isNaN].compactMap { $0 }
+        var tests = [lhs.isNaN, rhs.isNaN].compactMap { $0 }
+        if kind == .double {
+            // Swift divides by zero into ±infinity (NaN for 0 / 0); SQLite gives NULL.
+            if arithmetic == .divide && !Self.isNonZeroConstant(rhs) {
+                throw Unsupported(reason: "floating-point division by a value that may be zero is ±infinity in Swift and NULL in SQL")
+            }
+            // SQLite turns a NaN result (infinity - infinity, 0 * infinity) into NULL; from
+            // operands that are not NULL, a NULL result is that NaN.
+            tests.append("\(lhs.wrapped) IS NOT NULL AND \(rhs.wrapped) IS NOT NULL AND (\(result)) IS NULL")
+        }
         let isNaN: SQLiteQuery? = tests.isEmpty ? nil : .joined(tests.map { "(\($0))" }, separator: " OR ")
-        return Operand(sql: lhs.wrapped + SQLiteQuery(sql: symbol) + rhs.wrapped, kind: kind, nullable: true, atomic: false, isNaN: isNaN)
+        return Operand(sql: result, kind: kind, nullable: true, atomic: false, isNaN: isNaN)
+    }
+
+    /// Whether `operand` is one bound number other than zero.
+    static func isNonZeroConstant(_ operand: Operand) -> Bool {
+        guard operand.sql.sql == "?", operand.sql.bindings.count == 1 else { return false }
+        switch operand.sql.bindings[0] {
+        case .integer(let number): return number != 0
+        case .real(let number): return number != 0 && !number.isNaN
+        default: return false
+        }
     }
 
     static func requireNumeric(_ kind: PersistentValue.Kind?, _ operation: String) throws {
@@ -298,18 +323,19 @@ extension SQLiteQueryCompiler.Compilation {
 
     // MARK: Strings
 
-    /// `contains` as `instr(a, b) > 0` and `starts(with:)` as `substr(a, 1, length(b)) = b`:
-    /// case-sensitive, on Unicode scalars (Swift matches whole `Character`s, so `"cafe\u{301}"`
-    /// contains `"e"` in SQL but not in Swift); both hold for an empty `b`, as in Swift.
-    /// `localizedStandardContains` calls Foundation through ``SQLiteFunctions``.
+    /// `contains`, `starts(with:)` and `localizedStandardContains` call Swift through
+    /// ``SQLiteFunctions``: by `Character`, as Swift matches (`"cafe\u{301}"` does not contain
+    /// `"e"`, and `"\u{E4}"` starts with `"a\u{308}"`). Plain ASCII is matched by its bytes.
     mutating func stringTest(_ test: FilterStringTest, _ lhs: Operand, _ rhs: Operand) throws -> Operand {
         try Self.requireStrings(lhs, rhs)
         let nullable = lhs.nullable || rhs.nullable
         switch test {
         case .contains:
-            return .condition("instr(\(lhs.sql), \(rhs.sql)) > 0", nullable: nullable)
+            let function = SQLiteQuery(sql: SQLiteFunctions.Name.contains)
+            return .condition("\(function)(\(lhs.sql), \(rhs.sql))", nullable: nullable, atomic: true)
         case .startsWith:
-            return .condition("substr(\(lhs.sql), 1, length(\(rhs.sql))) = \(rhs.wrapped)", nullable: nullable)
+            let function = SQLiteQuery(sql: SQLiteFunctions.Name.startsWith)
+            return .condition("\(function)(\(lhs.sql), \(rhs.sql))", nullable: nullable, atomic: true)
         case .localizedStandardContains:
             let function = SQLiteQuery(sql: SQLiteFunctions.Name.localizedStandardContains)
             return .condition("\(function)(\(lhs.sql), \(rhs.sql))", nullable: nullable, atomic: true)

@@ -86,10 +86,12 @@ struct SQLiteQuery: Hashable, Sendable, ExpressibleByStringInterpolation, Custom
 ///
 /// Constants only ever become `?` bindings and names are quoted, so no user value is part
 /// of the SQL text. The fetched entity's table is `t0`; subqueries for to-one hops and
-/// collection variables use `t1`, `t2`, ... Results equal `FilterEvaluator`'s, except where
-/// SQL cannot follow Swift, as the compiling functions' comments say: decimals compare as
-/// `REAL`, `contains`/`starts(with:)` match Unicode scalars rather than `Character`s, and
-/// integer overflow or division by zero give a `REAL` or `NULL` where Swift traps.
+/// collection variables use `t1`, `t2`, ... Results equal `FilterEvaluator`'s: strings
+/// compare under the `strata_canonical` collation and match through Swift functions
+/// (``SQLiteFunctions``), and what SQL cannot follow throws ``Unsupported``, which the store
+/// turns into `preferInMemoryFilter`. Two exceptions, as the compiling functions' comments
+/// say: decimals compare as `REAL`, and integer overflow or division by zero give a `REAL`
+/// or `NULL` where Swift traps.
 ///
 /// ```swift
 /// let compiler = SQLiteQueryCompiler(mapping: mapping, storeIdentifier: store.identifier)

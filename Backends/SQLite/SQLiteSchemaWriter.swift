@@ -5,7 +5,10 @@ import StrataCore
 /// existing database against a schema before anything is written to it.
 enum SQLiteSchemaWriter {
     static let metadataTable = "_strata_metadata"
-    static let formatVersion = "1"
+    /// The format this version writes. `2` indexes string columns under `strata_canonical`.
+    static let formatVersion = "2"
+    /// The formats this version opens; opening a `1` store for writing upgrades it (``upgradeIndexes(_:mapping:)``).
+    static let readableFormats: Set<String> = ["1", "2"]
 
     /// The statements that create every table and index of `mapping`.
     static func createStatements(_ mapping: SQLiteSchemaMapping) -> [String] {
@@ -63,8 +66,12 @@ enum SQLiteSchemaWriter {
     static func indexes(_ table: SQLiteSchemaMapping.Table) -> [(name: String, sql: String, isUnique: Bool)] {
         var indexes: [(name: String, sql: String, isUnique: Bool)] = []
         let tableName = SQLIdentifier.quote(table.tableName)
+        let strings = Set(table.columns.filter { $0.kind == .string }.map(\.name))
         func add(_ name: String, _ columns: [String], unique: Bool) {
-            let list = columns.map(SQLIdentifier.quote).joined(separator: ", ")
+            // String columns under the collation queries compare with, so the index serves them
+            // and uniqueness means Swift's `==`.
+            let list = columns.map { SQLIdentifier.quote($0) + (strings.contains($0) ? " COLLATE " + SQLiteFunctions.Name.canonical : "") }
+                .joined(separator: ", ")
             let sql = "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(SQLIdentifier.quote(name)) ON \(tableName) (\(list))"
             indexes.append((name, sql, unique))
         }
@@ -78,5 +85,32 @@ enum SQLiteSchemaWriter {
             add("\(table.tableName)_fk_\(column.name)", [column.name], unique: false)
         }
         return indexes
+    }
+
+    /// Rebuilds each index of `mapping` that covers a string column without the
+    /// `strata_canonical` collation (format 1), so that lookups use it and uniqueness means
+    /// Swift's `==`.
+    ///
+    /// A unique index that existing rows break under canonical equality (one holds `"\u{E4}"`,
+    /// another `"a\u{308}"`) is kept as it was: no row is changed or lost, and the core's check
+    /// of pending inserts still compares canonically.
+    /// - Throws: ``SQLiteStoreError`` for any other failure; the caller's transaction then rolls back.
+    static func upgradeIndexes(_ connection: SQLiteConnection, mapping: SQLiteSchemaMapping) throws {
+        for table in mapping.orderedTables {
+            for index in indexes(table) where index.sql.contains(SQLiteFunctions.Name.canonical) {
+                let name = index.name.replacingOccurrences(of: "'", with: "''")
+                guard let stored = try connection.scalarText("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = '\(name)'"),
+                    !stored.contains(SQLiteFunctions.Name.canonical)
+                else { continue }
+                try connection.execute("SAVEPOINT strata_index")
+                do {
+                    try connection.execute("DROP INDEX \(SQLIdentifier.quote(index.name))")
+                    try connection.execute(index.sql)
+                } catch SQLiteStoreError.sqlite(let code, _, _, _) where index.isUnique && code.primaryResultCode == .constraint {
+                    try connection.execute("ROLLBACK TO strata_index")
+                }
+                try connection.execute("RELEASE strata_index")
+            }
+        }
     }
 }

@@ -9,6 +9,21 @@ import StrataCore
 /// cannot express is refused with `preferInMemoryFilter`/`preferInMemorySort` so the core
 /// finishes it. An update writes only the columns its snapshot lists
 /// (``DataStorePartialUpdating``). See ``SQLiteSchemaMapping`` for the table layout.
+///
+/// Strings compare as Swift compares them (``CanonicalString``): every comparison and sort
+/// of a string, and every index over a string column, uses the `strata_canonical`
+/// collation, which each connection of the store registers. Other programs that open the
+/// file can read every table (`SELECT *`, the `sqlite3` shell's `.dump`), but a query that
+/// compares strings, or an index, or `PRAGMA integrity_check`, needs that collation; one
+/// that orders by the Unicode scalars of the strings' NFC forms will do, for example in
+/// Python:
+///
+/// ```python
+/// def canonical(a, b):
+///     a, b = (unicodedata.normalize("NFC", s).encode() for s in (a, b))
+///     return (a > b) - (a < b)
+/// connection.create_collation("strata_canonical", canonical)
+/// ```
 public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating, DataStoreExplaining, DataStorePartialUpdating, DataStorePagingByIdentifier, DataStoreExternalChangeDetecting,
     HistoryProviding, @unchecked Sendable
 {
@@ -56,7 +71,6 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
         let connection = try SQLiteConnection(path: path, readOnly: !configuration.allowsSave)
         try connection.execute("PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON")
         try Self.checkFeatures(connection)
-        try SQLiteFunctions.register(on: connection)
         // Checked before WAL is switched on: changing the journal mode rewrites the header,
         // and a file that is not ours must stay byte for byte as it was.
         identifier = try SQLiteMetadata.prepare(
@@ -162,7 +176,6 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
     private func openReader() throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path, readOnly: true)
         try connection.execute("PRAGMA busy_timeout = 5000")
-        try SQLiteFunctions.register(on: connection)
         return connection
     }
 

@@ -32,7 +32,7 @@ import Testing
         #expect(try connection.scalarText("SELECT group_concat(\"_entity\", ',') FROM (SELECT \"_entity\" FROM \"Vessel\" ORDER BY \"name\")") == "Vessel,Ferry")
         #expect(try connection.scalarText("SELECT \"cars\" FROM \"Vessel\" WHERE \"name\" = 'Kalypso'") == "40")
         let plan = context.explain(FetchDescriptor<Ferry>())
-        #expect(plan.contains("\"_entity\" IN"), "the class test did not reach SQL:\n\(plan)")
+        #expect(plan.contains("\"_entity\" COLLATE strata_canonical IN"), "the class test did not reach SQL:\n\(plan)")
         #expect(try context.fetch(FetchDescriptor<Ferry>()).map(\.cars) == [40])
     }
 }

@@ -50,7 +50,7 @@ private func oddSchema() -> Schema {
             sort: [FilterSortKey(path: ["name"], ascending: true, stringOrder: .localizedStandard),
                    FilterSortKey(path: ["startDate"], ascending: false, stringOrder: nil)],
             limit: 10, offset: 20)
-        #expect(query.sql == #"SELECT t0."_pk", t0."name" FROM "Trip" AS t0 WHERE t0."name" = ? ORDER BY t0."name" COLLATE strata_localized_standard ASC, t0."startDate" DESC, t0."_pk" LIMIT ? OFFSET ?"#)
+        #expect(query.sql == #"SELECT t0."_pk", t0."name" FROM "Trip" AS t0 WHERE t0."name" COLLATE strata_canonical = ? ORDER BY t0."name" COLLATE strata_localized_standard ASC, t0."startDate" DESC, t0."_pk" LIMIT ? OFFSET ?"#)
         #expect(query.bindings == [.text("Paris"), .integer(10), .integer(20)])
     }
 
@@ -73,16 +73,16 @@ private func oddSchema() -> Schema {
     @Test func countCountsRowsOrTheLimitedPage() throws {
         let compiler = tripsCompiler()
         let all = try compiler.count(entity: "Trip", filter: eq(property("name"), string("Rome")), limit: nil, offset: nil)
-        #expect(all.sql == #"SELECT COUNT(*) FROM "Trip" AS t0 WHERE t0."name" = ?"#)
+        #expect(all.sql == #"SELECT COUNT(*) FROM "Trip" AS t0 WHERE t0."name" COLLATE strata_canonical = ?"#)
         let page = try compiler.count(entity: "Trip", filter: eq(property("name"), string("Rome")), limit: 2, offset: 1)
-        #expect(page.sql == #"SELECT COUNT(*) FROM (SELECT t0."_pk" FROM "Trip" AS t0 WHERE t0."name" = ? LIMIT ? OFFSET ?)"#)
+        #expect(page.sql == #"SELECT COUNT(*) FROM (SELECT t0."_pk" FROM "Trip" AS t0 WHERE t0."name" COLLATE strata_canonical = ? LIMIT ? OFFSET ?)"#)
         #expect(page.bindings == [.text("Rome"), .integer(2), .integer(1)])
     }
 
     @Test func deleteSelectsKeysWithTheFilter() throws {
         let compiler = tripsCompiler()
         let filtered = try compiler.delete(entity: "Trip", filter: eq(property("name"), string("Rome")))
-        #expect(filtered.sql == #"DELETE FROM "Trip" WHERE "_pk" IN (SELECT t0."_pk" FROM "Trip" AS t0 WHERE t0."name" = ?)"#)
+        #expect(filtered.sql == #"DELETE FROM "Trip" WHERE "_pk" IN (SELECT t0."_pk" FROM "Trip" AS t0 WHERE t0."name" COLLATE strata_canonical = ?)"#)
         #expect(filtered.bindings == [.text("Rome")])
         #expect(try compiler.delete(entity: "Trip", filter: nil).sql == #"DELETE FROM "Trip""#)
     }
@@ -92,7 +92,7 @@ private func oddSchema() -> Schema {
     @Test func equalityWithNilIsNullSafe() throws {
         #expect(try condition(eq(property("nickname"), .value(.null)), "Traveler").sql == #"t0."nickname" IS NULL"#)
         let notAnnie = try condition(.comparison(.notEqual, property("nickname"), string("annie")), "Traveler")
-        #expect(notAnnie.sql == #"t0."nickname" IS NOT ?"#)
+        #expect(notAnnie.sql == #"t0."nickname" COLLATE strata_canonical IS NOT ?"#)
         #expect(notAnnie.bindings == [.text("annie")])
     }
 
@@ -142,7 +142,7 @@ private func oddSchema() -> Schema {
 
     @Test func toOneHopsAreCorrelatedSubqueries() throws {
         let query = try condition(eq(property("trip", "livingAccommodation", "placeName"), string("Airbnb")), "BucketListItem")
-        #expect(query.sql == #"(SELECT t2."placeName" FROM "LivingAccommodation" AS t2 WHERE t2."_pk" = (SELECT t1."livingAccommodation" FROM "Trip" AS t1 WHERE t1."_pk" = t0."trip")) IS ?"#)
+        #expect(query.sql == #"(SELECT t2."placeName" FROM "LivingAccommodation" AS t2 WHERE t2."_pk" = (SELECT t1."livingAccommodation" FROM "Trip" AS t1 WHERE t1."_pk" = t0."trip")) COLLATE strata_canonical IS ?"#)
     }
 
     @Test func anyAndAllSatisfyBecomeExistsSubqueries() throws {
@@ -171,39 +171,39 @@ private func oddSchema() -> Schema {
 
     @Test func shortListsBindEachValue() throws {
         let query = try condition(.contains(collection: .list([.string("Paris"), .string("Rome")]), element: property("name")))
-        #expect(query.sql == #"t0."name" IN (?, ?)"#)
+        #expect(query.sql == #"t0."name" COLLATE strata_canonical IN (?, ?)"#)
         #expect(query.bindings == [.text("Paris"), .text("Rome")])
         let optional = try condition(.contains(collection: .list([.string("annie")]), element: property("nickname")), "Traveler")
-        #expect(optional.sql == #"COALESCE(t0."nickname" IN (?), 0)"#)
+        #expect(optional.sql == #"COALESCE(t0."nickname" COLLATE strata_canonical IN (?), 0)"#)
         let withNil = try condition(.contains(collection: .list([.string("annie"), .null]), element: property("nickname")), "Traveler")
-        #expect(withNil.sql == #"t0."nickname" IS NULL OR t0."nickname" IN (?)"#)
+        #expect(withNil.sql == #"t0."nickname" IS NULL OR t0."nickname" COLLATE strata_canonical IN (?)"#)
         #expect(try condition(.contains(collection: .list([]), element: property("name"))).sql == "0")
     }
 
     @Test func longListsBindOneJSONArray() throws {
         let names = (0..<100).map { PersistentValue.string("name \"\($0)\"") }
         let query = try condition(.contains(collection: .list(names), element: property("name")))
-        #expect(query.sql == #"t0."name" IN (SELECT "value" FROM json_each(?))"#)
+        #expect(query.sql == #"t0."name" COLLATE strata_canonical IN (SELECT "value" FROM json_each(?))"#)
         let json = try #require(query.bindings.first.flatMap { if case .text(let text) = $0 { text } else { nil } })
         #expect(try JSONDecoder().decode([String].self, from: Data(json.utf8)) == (0..<100).map { "name \"\($0)\"" })
     }
 
     @Test func storedArraysAreSearchedWithJSONEach() throws {
         let tags = try condition(.contains(collection: property("tags"), element: string("beach")), "Specimen")
-        #expect(tags.sql == #"EXISTS (SELECT 1 FROM json_each(t0."tags") AS t1 WHERE t1."value" IS ?)"#)
+        #expect(tags.sql == #"EXISTS (SELECT 1 FROM json_each(t0."tags") AS t1 WHERE t1."value" IS ? COLLATE strata_canonical)"#)
         let optional = try condition(.contains(collection: property("optionalTags"), element: string("x")), "Specimen")
-        #expect(optional.sql == #"CASE WHEN t0."optionalTags" IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM json_each(t0."optionalTags") AS t1 WHERE t1."value" IS ?) END"#)
+        #expect(optional.sql == #"CASE WHEN t0."optionalTags" IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM json_each(t0."optionalTags") AS t1 WHERE t1."value" IS ? COLLATE strata_canonical) END"#)
         let largest = try condition(.comparison(.greater, .aggregate(.max, property("scores")), .value(.int(4))), "Specimen")
         #expect(largest.sql == #"(SELECT MAX(t1."value") FROM json_each(t0."scores") AS t1) > ?"#)
     }
 
     // MARK: Strings
 
-    @Test func stringTestsUseInstrSubstrAndTheRegisteredFunction() throws {
-        #expect(try condition(.stringTest(.contains, property("name"), string("ar"))).sql == #"instr(t0."name", ?) > 0"#)
+    @Test func stringTestsUseTheRegisteredFunctions() throws {
+        #expect(try condition(.stringTest(.contains, property("name"), string("ar"))).sql == #"strata_contains(t0."name", ?)"#)
         let prefix = try condition(.stringTest(.startsWith, property("name"), string("Pa")))
-        #expect(prefix.sql == #"substr(t0."name", 1, length(?)) = ?"#)
-        #expect(prefix.bindings == [.text("Pa"), .text("Pa")])
+        #expect(prefix.sql == #"strata_starts_with(t0."name", ?)"#)
+        #expect(prefix.bindings == [.text("Pa")])
         #expect(try condition(.stringTest(.localizedStandardContains, property("name"), string("zur"))).sql
             == #"strata_localized_standard_contains(t0."name", ?)"#)
         #expect(try condition(eq(.stringOrder(.caseInsensitive, property("name"), string("x")), .value(.int(0)))).sql
@@ -235,7 +235,7 @@ private func oddSchema() -> Schema {
         let query = try compiler.identifiers(
             entity: "Odd \"Table\"", filter: eq(property("order"), .value(.int(1))),
             sort: [FilterSortKey(path: ["say \"hi\""], ascending: false, stringOrder: nil)], limit: nil, offset: nil)
-        #expect(query.sql == #"SELECT t0."_pk" FROM "Odd ""Table""" AS t0 WHERE t0."order" = ? ORDER BY t0."say ""hi""" DESC, t0."_pk""#)
+        #expect(query.sql == #"SELECT t0."_pk" FROM "Odd ""Table""" AS t0 WHERE t0."order" = ? ORDER BY t0."say ""hi""" COLLATE strata_canonical DESC, t0."_pk""#)
 
         let connection = try SQLiteConnection(path: ":memory:")
         for statement in SQLiteSchemaWriter.createStatements(mapping) { try connection.execute(statement) }

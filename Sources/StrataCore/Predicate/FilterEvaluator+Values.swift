@@ -75,10 +75,11 @@ extension FilterEvaluator {
         }
     }
 
-    /// Swift's order of two non-`nil` values, or `nil` when they are unordered (NaN).
+    /// Swift's order of two non-`nil` values, or `nil` when they are unordered (NaN); strings
+    /// by ``CanonicalString/compare(_:_:)``.
     static func order(_ lhs: PersistentValue, _ rhs: PersistentValue) throws -> ComparisonResult? {
         switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return a == b ? .orderedSame : a < b ? .orderedAscending : .orderedDescending
+        case (.string(let a), .string(let b)): return CanonicalString.compare(a, b)
         case (.date(let a), .date(let b)): return a.compare(b)
         case (.uuid(let a), .uuid(let b)): return a == b ? .orderedSame : a < b ? .orderedAscending : .orderedDescending
         case (.identifier(let a), .identifier(let b)): return a == b ? .orderedSame : a < b ? .orderedAscending : .orderedDescending
@@ -133,7 +134,7 @@ extension FilterEvaluator {
         }
     }
 
-    /// The order of two sort values: `nil` first, strings by `stringOrder` (Swift's `<` when `nil`).
+    /// The order of two sort values: `nil` first, strings by `stringOrder` (``CanonicalString/compare(_:_:)`` when `nil`).
     static func sortOrder(_ lhs: PersistentValue, _ rhs: PersistentValue, stringOrder: FilterStringOrder?) throws -> ComparisonResult {
         switch (lhs, rhs) {
         case (.null, .null): return .orderedSame
@@ -263,20 +264,10 @@ extension FilterEvaluator {
         if lhs.isNull || rhs.isNull { return .null }
         guard case .string(let a) = lhs, case .string(let b) = rhs else { throw mismatch("test", lhs, rhs) }
         switch test {
-        case .contains: return .bool(collectionContains(a, b))
-        case .startsWith: return .bool(sequenceStarts(a, with: b))
+        case .contains: return .bool(CanonicalString.contains(a, b))
+        case .startsWith: return .bool(CanonicalString.starts(a, with: b))
         case .localizedStandardContains: return .bool(a.localizedStandardContains(b))
         }
-    }
-
-    /// `contains` as `PredicateExpressions.CollectionContainsCollection` calls it: generically, by `Character`.
-    private static func collectionContains<C: Collection>(_ base: C, _ other: C) -> Bool where C.Element: Equatable {
-        base.contains(other)
-    }
-
-    /// `starts(with:)` as `PredicateExpressions.SequenceStartsWith` calls it: generically, by `Character`.
-    private static func sequenceStarts<S: Sequence>(_ base: S, with prefix: S) -> Bool where S.Element: Equatable {
-        base.starts(with: prefix)
     }
 
     static func stringOrder(_ order: FilterStringOrder, _ lhs: PersistentValue, _ rhs: PersistentValue) throws -> PersistentValue {

@@ -8,7 +8,34 @@ extension StoreConformance {
         Check("a compound unique constraint upserts against a saved model", compoundUniqueUpsertsAgainstSaved),
         Check("unique constraints merge pending inserts of one save", uniqueConstraintsMergePendingInserts),
         Check("nil values in unique constraints do not collide", nilValuesDoNotCollide),
+        Check("uniqueness equates canonically equivalent strings, as Swift's == does", uniquenessIsCanonical),
     ]
+
+    /// `"Caf\u{E9}"` and `"Cafe\u{301}"` are equal in Swift, so they are one key: against a saved
+    /// model and among pending inserts. The stored spelling is the one last saved.
+    static func uniquenessIsCanonical(_ harness: ConformanceHarness) throws {
+        let container = try harness.container(for: Course.self, Seat.self)
+        let writer = harness.context(container)
+        writer.insert(Course(code: "Caf\u{E9}", name: "composed"))
+        writer.insert(Seat(row: "\u{C5}", number: 1, name: "angstrom"))
+        try writer.save()
+
+        let upserter = harness.context(container)
+        upserter.insert(Course(code: "Cafe\u{301}", name: "decomposed"))
+        upserter.insert(Seat(row: "A\u{30A}", number: 1, name: "ring"))
+        upserter.insert(Seat(row: "\u{212B}", number: 2, name: "sign"))
+        upserter.insert(Seat(row: "A\u{30A}", number: 2, name: "ring two"))
+        try upserter.save()
+
+        let reader = harness.context(container)
+        let courses = try reader.fetch(FetchDescriptor<Course>())
+        #expect(courses.map(\.name) == ["decomposed"], "a canonically equal code made a second course")
+        #expect(courses.first.map { Array($0.code.unicodeScalars) } == Array("Cafe\u{301}".unicodeScalars), "the stored spelling is not the one saved last")
+        let seats = try reader.fetch(FetchDescriptor<Seat>(sortBy: [SortDescriptor(\.number)])).map { "\($0.number ?? 0) \($0.name)" }
+        #expect(seats == ["1 ring", "2 ring two"], "canonically equal rows made separate seats: \(seats)")
+        let matching = try reader.fetchCount(FetchDescriptor<Course>(predicate: #Predicate { $0.code == "Caf\u{E9}" }))
+        #expect(matching == 1, "an equality predicate does not find the canonically equal code")
+    }
 
     /// Inserting a course whose code is saved updates the saved course; the identifier stays.
     static func uniqueAttributeUpsertsAgainstSaved(_ harness: ConformanceHarness) throws {
