@@ -6,9 +6,9 @@ import Testing
 ///
 /// Each seed fills a container with awkward values (canonically equivalent strings in
 /// composed and decomposed form, case and diacritic variants, NUL, a byte-order mark,
-/// emoji, `nil`, NaN, ±infinity, -0.0, the extremes of `Int` and `Date`), then draws
-/// predicates from every construct Strata's translator accepts and sorts over every
-/// sortable attribute. Foundation is the oracle: `Predicate.evaluate` on models that were
+/// emoji, `nil`, NaN, ±infinity, -0.0, the extremes of `Int` and `Date`), links them to
+/// origins (to-one) and tags (to-many), then draws predicates from every construct Strata's
+/// translator accepts, through both relationships, and sorts over every sortable attribute. Foundation is the oracle: `Predicate.evaluate` on models that were
 /// never saved, and `sorted(using:)`. A store may hand a step back to the core
 /// (``DataStoreError/preferInMemoryFilter``); it may never answer differently.
 ///
@@ -34,18 +34,20 @@ public enum DifferentialCheck {
         seed: UInt64, predicates: Int = 150, sorts: Int = 40, makeConfiguration: StoreConformance.MakeConfiguration
     ) throws {
         var random = SeededGenerator(seed: seed)
-        let records = OddityData.records(count: 48, using: &random)
-        let schema = Schema([Oddity.self])
+        var strings: [String] = []
+        let origins = (0..<5).map { _ in OddityData.lawfulString(&strings) { OddityData.string(using: &random) } }
+        let records = OddityData.records(count: 48, origins: origins.count, strings: &strings, using: &random)
+        let schema = Schema([Oddity.self, OddityOrigin.self, OddityTag.self])
         let name = "differential-\(seed)-\(UUID().uuidString.lowercased())"
         let container = try ModelContainer(for: schema, configurations: [makeConfiguration(schema, name)])
         let writer = ModelContext(container)
-        for record in records { writer.insert(record.model()) }
+        for model in OddityData.graph(records, origins: origins) { writer.insert(model) }
         try writer.save()
 
         // The oracle's models were never saved: what the store holds cannot sway the answer.
-        let oracle = records.map { $0.model() }
+        let oracle = OddityData.graph(records, origins: origins)
         let context = ModelContext(container)
-        var maker = PredicateMaker(random: random, strings: records.flatMap { [$0.text, $0.label].compactMap { $0 } })
+        var maker = PredicateMaker(random: random, strings: strings)
         try #require(maker.strings.count > 1, "seed \(seed) made no strings")
         for _ in 0..<predicates {
             let (predicate, text) = maker.predicate()
@@ -113,15 +115,29 @@ struct OddityData {
     var amount: Double?
     var when: Date
     var flag: Bool
+    /// The index of the model's origin, if it has one.
+    var origin: Int?
+    /// The model's tags: a word and a weight each.
+    var tags: [(word: String, weight: Int)]
 
-    func model() -> Oddity {
-        Oddity(key: key, text: text, label: label, number: number, step: step, real: real, amount: amount, when: when, flag: flag)
+    /// Models for `records`, unsaved, linked to new origins named `origins` and to new tags.
+    static func graph(_ records: [OddityData], origins: [String]) -> [Oddity] {
+        let originModels = origins.map(OddityOrigin.init(name:))
+        return records.map { record in
+            let model = Oddity(
+                key: record.key, text: record.text, label: record.label, number: record.number, step: record.step,
+                real: record.real, amount: record.amount, when: record.when, flag: record.flag)
+            model.origin = record.origin.map { originModels[$0] }
+            model.tags = record.tags.map { OddityTag(word: $0.word, weight: $0.weight) }
+            return model
+        }
     }
 
     /// The values, with every string's Unicode scalars spelled out, for failure reports.
     var summary: String {
         "#\(key) text \(Self.spelled(text)) label \(label.map(Self.spelled) ?? "nil") number \(number) step \(step) "
-            + "real \(real) amount \(amount.map { "\($0)" } ?? "nil") when \(when.timeIntervalSinceReferenceDate) flag \(flag)"
+            + "real \(real) amount \(amount.map { "\($0)" } ?? "nil") when \(when.timeIntervalSinceReferenceDate) flag \(flag) "
+            + "origin \(origin.map { "#\($0)" } ?? "nil") tags \(tags.map { "\(Self.spelled($0.word)):\($0.weight)" })"
     }
 
     /// `"a\u{308}b"` as `"a" U+0308 "b"`, so that look-alikes can be told apart in a report.
@@ -180,9 +196,9 @@ struct OddityData {
         }
     }
 
-    static func records(count: Int, using random: inout SeededGenerator) -> [OddityData] {
-        var strings: [String] = []
-        return (0..<count).map { key in
+    /// `count` records whose strings are ``lawful(_:_:)`` with each other and with `strings`, which they join.
+    static func records(count: Int, origins: Int, strings: inout [String], using random: inout SeededGenerator) -> [OddityData] {
+        (0..<count).map { key in
             OddityData(
                 key: key,
                 text: lawfulString(&strings) { string(using: &random) },
@@ -192,7 +208,11 @@ struct OddityData {
                 real: doubles.randomElement(using: &random)!,
                 amount: random.below(5) == 0 ? nil : doubles.filter { !$0.isNaN }.randomElement(using: &random)!,
                 when: dates.randomElement(using: &random)!,
-                flag: Bool.random(using: &random))
+                flag: Bool.random(using: &random),
+                origin: random.below(4) == 0 ? nil : random.below(origins),
+                tags: (0..<random.below(4)).map { _ in
+                    (lawfulString(&strings) { string(using: &random) }, Int.random(in: -5...5, using: &random))
+                })
         }
     }
 }

@@ -82,7 +82,7 @@ struct PredicateMaker {
 
     private mutating func leaf() -> (Condition, String) {
         let text = keyPath(\.text), label = keyPath(\.label)
-        switch random.below(20) {
+        switch random.below(28) {
         case 0, 1:
             let value = stringConstant()
             return compared(text, "text", constant(value), OddityData.spelled(value))
@@ -184,6 +184,64 @@ struct PredicateMaker {
                 return (PredicateExpressions.KeyPath(root: text, keyPath: \String.isEmpty), "text.isEmpty")
             }
             return compared(count, "text.count", constant(value), "\(value)")
+        case 19:
+            let other = stringConstant()
+            let result = [ComparisonResult.orderedAscending, .orderedSame, .orderedDescending].randomElement(using: &random)!
+            let compare = PredicateExpressions.StringLocalizedCompare(root: text, other: constant(other))
+            return (
+                PredicateExpressions.Equal(lhs: compare, rhs: constant(result)),
+                "text.localizedCompare(\(OddityData.spelled(other))) == \(result.rawValue)")
+        case 20, 21:
+            let name = PredicateExpressions.OptionalFlatMap<
+                PredicateExpressions.KeyPath<PredicateExpressions.Variable<Oddity>, OddityOrigin?>, OddityOrigin,
+                PredicateExpressions.KeyPath<PredicateExpressions.Variable<OddityOrigin>, String>, String
+            >(keyPath(\.origin)) { PredicateExpressions.KeyPath(root: $0, keyPath: \OddityOrigin.name) }
+            let value = stringConstant()
+            if Bool.random(using: &random) {
+                let equal = Bool.random(using: &random)
+                return (
+                    equal ? equality(name, constant(Optional(value))) : inequality(name, constant(Optional(value))),
+                    "origin?.name \(equal ? "==" : "!=") \(OddityData.spelled(value))")
+            }
+            let fallback = stringConstant()
+            return compared(
+                coalescing(name, constant(fallback)), "(origin?.name ?? \(OddityData.spelled(fallback)))", constant(value), OddityData.spelled(value))
+        case 22:
+            let equal = Bool.random(using: &random)
+            let none = PredicateExpressions.NilLiteral<OddityOrigin>()
+            return (equal ? equality(keyPath(\.origin), none) : inequality(keyPath(\.origin), none), "origin \(equal ? "==" : "!=") nil")
+        case 23:
+            let k = Int.random(in: -6...6, using: &random)
+            return (
+                PredicateExpressions.SequenceContainsWhere(keyPath(\.tags)) {
+                    PredicateExpressions.Comparison(lhs: PredicateExpressions.KeyPath(root: $0, keyPath: \OddityTag.weight), rhs: PredicateExpressions.Value(k), op: .greaterThan)
+                },
+                "tags.contains { $0.weight > \(k) }")
+        case 24:
+            let word = stringConstant()
+            return (
+                PredicateExpressions.SequenceContainsWhere(keyPath(\.tags)) {
+                    PredicateExpressions.Equal(lhs: PredicateExpressions.KeyPath(root: $0, keyPath: \OddityTag.word), rhs: PredicateExpressions.Value(word))
+                },
+                "tags.contains { $0.word == \(OddityData.spelled(word)) }")
+        case 25:
+            let prefix = stringConstant(prefixOnly: true)
+            return (
+                PredicateExpressions.SequenceAllSatisfy(keyPath(\.tags)) {
+                    PredicateExpressions.SequenceStartsWith(base: PredicateExpressions.KeyPath(root: $0, keyPath: \OddityTag.word), prefix: PredicateExpressions.Value(prefix))
+                },
+                "tags.allSatisfy { $0.word.starts(with: \(OddityData.spelled(prefix))) }")
+        case 26:
+            let count = PredicateExpressions.KeyPath(root: keyPath(\.tags), keyPath: \[OddityTag].count)
+            let n = random.below(4)
+            return compared(count, "tags.count", constant(n), "\(n)")
+        case 27:
+            let k = Int.random(in: -6...6, using: &random)
+            let light = PredicateExpressions.Filter(keyPath(\.tags)) {
+                PredicateExpressions.Comparison(lhs: PredicateExpressions.KeyPath(root: $0, keyPath: \OddityTag.weight), rhs: PredicateExpressions.Value(k), op: .lessThan)
+            }
+            let n = random.below(3)
+            return compared(PredicateExpressions.KeyPath(root: light, keyPath: \[OddityTag].count), "tags.filter { $0.weight < \(k) }.count", constant(n), "\(n)")
         default:
             let prefix = stringConstant(prefixOnly: true)
             let starts = PredicateExpressions.OptionalFlatMap<

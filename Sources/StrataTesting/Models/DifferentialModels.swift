@@ -17,6 +17,8 @@ import StrataCore
     var amount: Double?
     var when: Date
     var flag: Bool
+    var origin: OddityOrigin?
+    @Relationship(deleteRule: .cascade, inverse: \OddityTag.owner) var tags: [OddityTag] = []
 
     init(
         key: Int, text: String, label: String?, number: Int, step: Int, real: Double, amount: Double?, when: Date,
@@ -31,5 +33,27 @@ import StrataCore
         self.amount = amount
         self.when = when
         self.flag = flag
+    }
+}
+
+/// The destination of an oddity's to-one relationship.
+@Model final class OddityOrigin {
+    var name: String
+    @Relationship(inverse: \Oddity.origin) var oddities: [Oddity] = []
+
+    init(name: String) {
+        self.name = name
+    }
+}
+
+/// The members of an oddity's to-many relationship.
+@Model final class OddityTag {
+    var word: String
+    var weight: Int
+    var owner: Oddity?
+
+    init(word: String, weight: Int) {
+        self.word = word
+        self.weight = weight
     }
 }
