@@ -3,7 +3,7 @@ SWIFT ?= swift
 
 # What runs a second time under ThreadSanitizer: the model actors and every store's
 # conformance suite (its concurrent-save checks included), observed queries and autosave.
-TSAN_FILTER ?= ModelActorConcurrencyTests|ConformanceTests|ValueTransformerTests|ResultsObserverTests|AutosaveTests
+TSAN_FILTER ?= ModelActorConcurrencyTests|SQLiteLoadTests|ConformanceTests|ValueTransformerTests|ResultsObserverTests|AutosaveTests
 
 .PHONY: demo test test-tsan soak system-packages
 

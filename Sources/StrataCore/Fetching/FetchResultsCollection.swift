@@ -2,9 +2,10 @@
 /// time as you index into the collection.
 ///
 /// Models deleted by another context between batches are skipped, so the collection can
-/// end earlier than its count said when iteration began. Iterate it (`for model in
-/// results`, `forEach`, `makeIterator()`), which never reads past the end, rather than
-/// indexing up to a count read beforehand: like an array's, a position past the end traps.
+/// end earlier than its count said when iteration began. Iterating it (`for model in
+/// results`, `forEach`, `Array(results)`, `map`, `filter`, `sorted`) never reads past the
+/// end. Indexing up to a count read beforehand can: like an array's, a position past the
+/// end traps, and so may generic code that relies on a collection's count staying put.
 public struct FetchResultsCollection<Element>: RandomAccessCollection {
     let loader: BatchLoader<Element>
 
@@ -32,6 +33,26 @@ public struct FetchResultsCollection<Element>: RandomAccessCollection {
     /// The result at `position`, loading its batch if needed.
     public subscript(position: Int) -> Element {
         loader.element(at: position)
+    }
+
+    /// The results left, in order: what `Array(results)` and `sorted()` copy. Unlike the
+    /// standard library's copy, it does not require as many results as `count` said first.
+    public func _copyToContiguousArray() -> ContiguousArray<Element> {
+        var copy = ContiguousArray<Element>()
+        copy.reserveCapacity(count)
+        for element in self { copy.append(element) }
+        return copy
+    }
+
+    /// The results left, each transformed, in order; a model deleted since the fetch is
+    /// skipped, as iteration skips it.
+    ///
+    /// - Throws: What `transform` throws.
+    public func map<T, E: Error>(_ transform: (Element) throws(E) -> T) throws(E) -> [T] {
+        var mapped: [T] = []
+        mapped.reserveCapacity(count)
+        for element in self { mapped.append(try transform(element)) }
+        return mapped
     }
 }
 

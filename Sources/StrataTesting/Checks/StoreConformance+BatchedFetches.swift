@@ -119,5 +119,18 @@ extension StoreConformance {
         var forEachSaw = 0
         try harness.context(container).fetch(bySequence, batchSize: 1).forEach { _ in forEachSaw += 1 }
         #expect(forEachSaw == 2)
+
+        // Copying and mapping results that shrink as they load: what is left, never a trap.
+        for sequence in 20..<24 { writer.insert(Entry(writer: 0, batch: 1, sequence: sequence)) }
+        try writer.save()
+        let copied = try harness.context(container).fetch(bySequence, batchSize: 2)
+        #expect(copied.first?.sequence == 0)
+        let left = try harness.context(container).fetch(bySequence).map(\.sequence)
+        try deleteElsewhere(Array(left.dropFirst(2)))
+        #expect(Array(copied).map(\.sequence) == [0, 1], "Array(results) copied models deleted after the fetch")
+        let mapped = try harness.context(container).fetch(bySequence, batchSize: 1)
+        #expect(mapped.first?.sequence == 0)
+        try deleteElsewhere([1])
+        #expect(mapped.map(\.sequence) == [0], "map read models deleted after the fetch")
     }
 }
