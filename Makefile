@@ -25,6 +25,7 @@ test-tsan: system-packages
 
 ## Longer runs than `make test` affords: the crash-safety tests kill 200 saving processes per
 ## store; the fuzzers load 100,000 mutated JSON documents and 10,000 damaged SQLite files; the
-## differential check runs 300 seeds of random predicates and sorts against Foundation per store.
+## differential check runs 300 seeds of random predicates and sorts against Foundation per store;
+## the load test runs its ten writers for 60 seconds instead of 3.
 soak: system-packages
-	STRATA_CRASH_KILLS=200 STRATA_FUZZ_INPUTS=100000 STRATA_DIFFERENTIAL_SEEDS=300 $(SWIFT) test --filter 'CrashSafetyTests|FuzzTests|DifferentialTests'
+	STRATA_CRASH_KILLS=200 STRATA_FUZZ_INPUTS=100000 STRATA_DIFFERENTIAL_SEEDS=300 STRATA_LOAD_SECONDS=60 $(SWIFT) test --filter 'CrashSafetyTests|FuzzTests|DifferentialTests|LoadTests'
