@@ -97,6 +97,31 @@ struct GaugeSetting: Codable, Hashable {
         }
     }
 
+    /// A property left out by `propertiesToFetch` loads when read; if its stored value is
+    /// damaged, the read gives a stand-in rather than trap, and the stored value stays.
+    @Test(arguments: damage.filter { $0.property != "label" })
+    func aDamagedValueLeftUnfetchedReadsAsAStandInAndStaysStored(_ damage: (assignment: String, property: String, problem: String)) throws {
+        let (container, row) = try damagedStore(setting: damage.assignment)
+        var labels = FetchDescriptor<Gauge>(predicate: #Predicate { $0.persistentModelID == row })
+        labels.propertiesToFetch = [\.label]
+        let context = ModelContext(container)
+        let gauge = try #require(try context.fetch(labels).first)
+        switch damage.property {
+        case "level": #expect(gauge.level == 0)
+        case "port": #expect(gauge.port == nil)
+        case "kind": #expect(gauge.kind == .analog)
+        case "setting": #expect(gauge.setting == GaugeSetting(low: 0, high: 0))
+        case "reading": #expect(gauge.reading == 0)
+        default: Issue.record("no expectation for \(damage.property)")
+        }
+        // Another property still saves, and the damaged column is left as it was.
+        gauge.label = "b2"
+        try context.save()
+        let stored = try SQLiteConnection(path: url.path).scalarText(#"SELECT quote("\#(damage.property)") FROM "Gauge" WHERE "label" = 'b2'"#)
+        let untouched = try SQLiteConnection(path: url.path).scalarText(#"SELECT quote("\#(damage.property)") FROM "Gauge" WHERE "label" = 'a'"#)
+        #expect(stored != untouched, "the stand-in was written over the damaged value")
+    }
+
     @Test func aDamagedRowCanBeRepairedThroughAnotherProperty() throws {
         let (container, row) = try damagedStore(setting: #""kind" = 'hybrid'"#)
         // Deleting the row by identifier needs no value of it.

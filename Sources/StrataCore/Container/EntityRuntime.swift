@@ -18,6 +18,8 @@ final class EntityRuntime: @unchecked Sendable {
         let name: String
         let kind: PersistentValue.Kind
         let isOptional: Bool
+        /// The property's declared type.
+        let valueType: Any.Type
         let transformerName: String?
         /// Whether a stored value of the right kind reads back as the declared type; `nil`
         /// when every value of the kind does.
@@ -100,7 +102,7 @@ final class EntityRuntime: @unchecked Sendable {
             if let attribute = property as? Schema.Attribute {
                 let info = AttributeSlot(
                     slot: slot, name: attribute.name, kind: attribute.persistentValueKind,
-                    isOptional: attribute.isOptional,
+                    isOptional: attribute.isOptional, valueType: attribute.valueType,
                     transformerName: attribute.options.first(where: \.isTransformable)?.transformerName,
                     check: StoredValueCheck.make(for: attribute.valueType),
                     isDeclaredType: StoredValueCheck.transformed(as: attribute.valueType))

@@ -5,8 +5,10 @@ extension ModelContext {
     /// Loads what a faulted slot refers to and stores it in the slot.
     ///
     /// A property read cannot throw, so a fault the store fails to load reads as `nil`, an
-    /// empty collection or unset, is logged as an error, and stays a fault to be tried
-    /// again; the slot is remembered, and a save that would overwrite it throws instead.
+    /// empty collection, or for an attribute left out by `propertiesToFetch` whose stored
+    /// value is damaged, a stand-in (``StoredValueCheck/standIn(for:)``); it is
+    /// logged as an error and stays a fault to be tried again; the slot is remembered, and
+    /// a save that would overwrite it throws instead.
     func resolveFault<M: PersistentModel>(of data: ManagedBackingData<M>, at slot: Int) -> BackingValue {
         do {
             return try loadFault(of: data, at: slot)
@@ -14,6 +16,11 @@ extension ModelContext {
             data.failedFaultSlots.insert(slot)
             StrataLog.logger.error(
                 "\(ModelLayout.propertyName(of: M.self, slot: slot)) of \(data.persistentModelID.map { "\($0)" } ?? "a new model") could not be loaded: \(error)")
+            if case .unloaded = data[slot: slot], let attribute = try? runtime(for: data.entityName).attributeBySlot[slot],
+                let standIn = StoredValueCheck.standIn(for: attribute)
+            {
+                return .attribute(standIn)
+            }
             return data.unresolvedValue(at: slot)
         }
     }

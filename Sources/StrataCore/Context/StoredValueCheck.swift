@@ -42,6 +42,60 @@ struct StoredValueCheck: @unchecked Sendable {
         return isInstance(valueType)
     }
 
+    /// A value an attribute reads as when its stored value cannot be loaded (it was not
+    /// fetched, and the row now fails its check or is gone): `nil` for an optional, else the
+    /// type's zero (`0`, `""`, `false`, the reference date, empty data, an empty array or
+    /// struct of zeros, an enum's first declared case), or `nil` when the type has none.
+    ///
+    /// A property read cannot throw; the context logs the error and refuses a save that
+    /// would write the stand-in over the stored value.
+    static func standIn(for attribute: EntityRuntime.AttributeSlot) -> PersistentValue? {
+        if attribute.isOptional { return .null }
+        var candidates: [PersistentValue]
+        switch attribute.kind {
+        case .string: candidates = [.string("")]
+        case .int: candidates = [.int(0)]
+        case .double: candidates = [.double(0)]
+        case .bool: candidates = [.bool(false)]
+        case .date: candidates = [.date(Date(timeIntervalSinceReferenceDate: 0))]
+        case .data: candidates = [.data(Data())]
+        case .uuid: candidates = [.uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))]
+        case .url: candidates = [.url(URL(string: "about:blank")!)]
+        case .decimal: candidates = [.decimal(0)]
+        case .codable: candidates = [.codable(Data("[]".utf8)), .codable(Data("{}".utf8))]
+        case .identifier, .identifiers: candidates = []
+        }
+        let type = ValueShape(of: attribute.valueType).unwrapped
+        if let raw = type as? any RawRepresentable.Type, let first = firstCaseRawValue(raw) {
+            candidates.append(first)
+        }
+        if attribute.kind == .codable, let codable = type as? any Codable.Type, let zero = zeroJSON(codable) {
+            candidates.append(zero)
+        }
+        return candidates.first { attribute.check?.problem($0) == nil }
+    }
+
+    /// A `Codable` type's zero (``ZeroDecoder``) as stored JSON.
+    private static func zeroJSON<C: Codable>(_ type: C.Type) -> PersistentValue? {
+        guard let zero = ZeroDecoder.zero(C.self), let data = try? CodableAttributeCoding.encode(zero) else { return nil }
+        return .codable(data)
+    }
+
+    /// The stored raw value of the first declared case of an enum without payloads, which
+    /// need not be `CaseIterable`: such an enum is a plain tag, and tag zero is its first case.
+    private static func firstCaseRawValue<R: RawRepresentable>(_ type: R.Type) -> PersistentValue? {
+        // The runtime's metadata kind of an enum (ABI-stable), and a payload-free layout.
+        let enumKind = 0x201
+        guard unsafeBitCast(R.self as Any.Type, to: UnsafeRawPointer.self).load(as: Int.self) == enumKind,
+            _isPOD(R.self), MemoryLayout<R>.size <= 1
+        else { return nil }
+        let first = withUnsafeTemporaryAllocation(of: R.self, capacity: 1) { buffer -> R in
+            UnsafeMutableRawPointer(buffer.baseAddress!).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<R>.stride)
+            return buffer.baseAddress!.pointee
+        }
+        return (first.rawValue as? any PersistentAttributeValue)?.persistentValue
+    }
+
     private static func narrowInteger<I: _PersistentInteger>(_ type: I.Type) -> StoredValueCheck? {
         // 64-bit integers read every stored integer (unsigned ones by bit pattern).
         guard I.bitWidth < 64 else { return nil }
