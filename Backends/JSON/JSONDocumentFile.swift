@@ -1,4 +1,5 @@
 import Foundation
+import StrataCore
 
 #if canImport(Glibc)
 import Glibc
@@ -32,7 +33,11 @@ struct JSONDocumentFile: Sendable {
     /// The file name of the temporary file a save writes before renaming it over the document.
     let temporaryName: String
 
-    init(url: URL) {
+    /// Who may read a new document and the folders made for it.
+    let permissions: StoreFilePermissions
+
+    init(url: URL, permissions: StoreFilePermissions = .ownerOnly) {
+        self.permissions = permissions
         let path = url.path
         let lastSlash = path.lastIndex(of: "/")
         self.path = path
@@ -95,7 +100,7 @@ struct JSONDocumentFile: Sendable {
         try withLockedDirectory { folder in
             guard try currentIdentity() == expected else { throw JSONStoreError.documentChangedOnDisk(file: path) }
             var existing = stat()
-            let permissions = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : nil
+            let mode = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : mode_t(permissions.fileMode)
             let temporary = temporaryPath
             // A save that crashed may have left its file; this save owns the name now.
             if unlink(temporary) != 0 && errno != ENOENT { try check(Int32(-1), file: temporary, "unlink") }
@@ -108,8 +113,8 @@ struct JSONDocumentFile: Sendable {
             }
             do {
                 // The new version keeps the permissions of the one it replaces; a new document
-                // is readable by its owner only (0600, whatever the umask).
-                if let permissions { try check(fchmod(descriptor, permissions), file: temporary, "fchmod") }
+                // gets the configuration's (0600 unless set), whatever the umask.
+                try check(fchmod(descriptor, mode), file: temporary, "fchmod")
                 for part in [bytes, Self.newline] {
                     var offset = 0
                     while offset < part.count {
@@ -147,7 +152,7 @@ struct JSONDocumentFile: Sendable {
     private func withLockedDirectory<R>(_ body: (Int32) throws -> R) throws -> R {
         if access(directory, F_OK) != 0 {
             try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: Int(permissions.directoryMode)])
         }
         let folder = try check(open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC), file: directory, "open")
         defer { close(folder) }

@@ -9,7 +9,7 @@ extension JSONStore {
     ///
     /// - Throws: ``JSONStoreError`` for a document that cannot be read or parsed.
     public static func storedSchema(for configuration: JSONStoreConfiguration) throws -> Schema? {
-        let file = JSONDocumentFile(url: configuration.url)
+        let file = JSONDocumentFile(url: configuration.url, permissions: configuration.filePermissions)
         guard let (bytes, _) = try file.read() else { return nil }
         return try JSONStoreFormat.recordedSchema(try JSONDocument.parse(bytes, file: file.path))
     }
@@ -34,7 +34,7 @@ extension JSONStore {
         }
         // `replace` ends the text with a line end of its own.
         while bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-        let file = JSONDocumentFile(url: configuration.url)
+        let file = JSONDocumentFile(url: configuration.url, permissions: configuration.filePermissions)
         let current = try file.currentIdentity()
         _ = try bytes.withUnsafeBytes { try file.replace(with: $0, expecting: current) }
         discardWorkingCopy(copy)

@@ -50,7 +50,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
         try configuration.validate()
         self.configuration = configuration
         self.schema = schema
-        let file = JSONDocumentFile(url: configuration.url)
+        let file = JSONDocumentFile(url: configuration.url, permissions: configuration.filePermissions)
         let layouts = schema.entities.map(JSONEntityLayout.init)
         self.file = file
         self.layouts = layouts

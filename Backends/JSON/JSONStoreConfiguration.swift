@@ -25,6 +25,9 @@ public struct JSONStoreConfiguration: DataStoreConfiguration, Sendable, HistoryR
     /// How much history the document keeps: ``HistoryRetention/unlimited`` unless set. The
     /// history is rewritten with every save, so a document saved often should keep a window.
     public var historyRetention: HistoryRetention = .unlimited
+    /// Who may read the document and the folders Strata creates for it:
+    /// ``StoreFilePermissions/ownerOnly`` unless set. A document that exists keeps its own.
+    public var filePermissions: StoreFilePermissions = .ownerOnly
 
     /// Creates a configuration for the document at `url`.
     public init(name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true) {

@@ -1,4 +1,5 @@
 import Foundation
+import StrataCore
 
 /// Files beside a store for `.externalStorage` data larger than ``threshold``: written
 /// atomically under a fresh name, referenced from the row, removed with it.
@@ -9,14 +10,16 @@ struct ExternalStorage: Sendable {
     static let referencePrefix = "strata-external:"
 
     let directory: URL
+    /// The permissions of the folder and files it creates.
+    let permissions: StoreFilePermissions
 
     /// Writes `data` to a new file and returns the reference to keep in the column.
     ///
     /// - Throws: The file-system error.
     func store(_ data: Data) throws -> String {
-        try StoreFiles.createDirectory(at: directory)
+        try StoreFiles.createDirectory(at: directory, permissions: permissions)
         let name = UUID().uuidString
-        try StoreFiles.write(data, to: directory.appendingPathComponent(name))
+        try StoreFiles.write(data, to: directory.appendingPathComponent(name), permissions: permissions)
         return Self.referencePrefix + name
     }
 

@@ -51,6 +51,10 @@ public struct ModelConfiguration: DataStoreConfiguration, Identifiable, CustomDe
     /// How much history the store keeps: ``HistoryRetention/unlimited`` unless set, as in
     /// SwiftData. Not part of the configuration's identity.
     public var historyRetention: HistoryRetention = .unlimited
+    /// Who may read the database, its `-wal` and `-shm` files, external storage and the
+    /// folders Strata creates for them: ``StoreFilePermissions/ownerOnly`` unless set. Not part
+    /// of the configuration's identity.
+    public var filePermissions: StoreFilePermissions = .ownerOnly
 
     /// The group container's identifier, if one was named.
     public var groupAppContainerIdentifier: String? {

@@ -38,7 +38,7 @@ extension SQLiteStore {
             _ = try connection.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
             // The copy replaces the original, so it takes the original's permissions; until
             // then it is the owner's only (VACUUM INTO fills an empty file).
-            try StoreFiles.createEmptyFile(at: copy)
+            try StoreFiles.createEmptyFile(at: copy, permissions: .ownerOnly)
             try connection.execute("VACUUM INTO '\(copy.path.replacingOccurrences(of: "'", with: "''"))'")
             var info = stat()
             if stat(original.path, &info) == 0 { chmod(copy.path, info.st_mode & 0o7777) }
@@ -81,7 +81,7 @@ extension SQLiteStore {
         let kept = Set((try? manager.contentsOfDirectory(atPath: migrated.path)) ?? [])
         let present = Set((try? manager.contentsOfDirectory(atPath: externals.path)) ?? [])
         if !kept.subtracting(present).isEmpty {
-            try StoreFiles.createDirectory(at: externals)
+            try StoreFiles.createDirectory(at: externals, permissions: configuration.filePermissions)
             for name in kept.subtracting(present) {
                 try manager.moveItem(at: migrated.appendingPathComponent(name), to: externals.appendingPathComponent(name))
             }

@@ -78,7 +78,7 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
         if configuration.allowsSave && !memory { try Self.enableWAL(connection) }
         compiler = SQLiteQueryCompiler(mapping: mapping, storeIdentifier: identifier)
         preservedColumns = Self.preservedColumns(mapping, schema: schema)
-        externalStorage = memory ? nil : ExternalStorage(directory: Self.externalDirectory(of: URL(fileURLWithPath: path)))
+        externalStorage = memory ? nil : ExternalStorage(directory: Self.externalDirectory(of: URL(fileURLWithPath: path)), permissions: configuration.filePermissions)
         writer = connection
         sharesWriterForReads = memory
     }
@@ -101,10 +101,10 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
             try checkHeader(url)
         } else {
             guard configuration.allowsSave else { throw SQLiteStoreError.readOnly(path: url.path) }
-            try StoreFiles.createDirectory(at: url.deletingLastPathComponent())
-            // SQLite gives the -wal and -shm files the mode of the database file: readable by
-            // the owner only, whatever the process's umask.
-            try StoreFiles.createEmptyFile(at: url)
+            try StoreFiles.createDirectory(at: url.deletingLastPathComponent(), permissions: configuration.filePermissions)
+            // SQLite gives the -wal and -shm files the mode of the database file, so they are
+            // as readable as the configuration says, whatever the process's umask.
+            try StoreFiles.createEmptyFile(at: url, permissions: configuration.filePermissions)
         }
     }
 

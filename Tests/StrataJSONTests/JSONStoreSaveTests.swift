@@ -48,6 +48,22 @@ import Testing
         #expect(try mode(url.path) == 0o640)
     }
 
+    @Test func aConfigurationCanLetTheGroupRead() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.url.appending(path: "shared/people.json", directoryHint: .notDirectory)
+        var configuration = JSONStoreConfiguration(url: url)
+        configuration.filePermissions = StoreFilePermissions(fileMode: 0o640)
+        #expect(configuration.filePermissions.directoryMode == 0o750)
+        let context = ModelContext(try ModelContainer(for: Schema([Person.self]), configurations: [configuration]))
+        context.insert(Person(name: "Ada", age: 36))
+        try context.save()
+        func mode(_ path: String) throws -> Int {
+            try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        }
+        #expect(try mode(url.path) == 0o640)
+        #expect(try mode(url.deletingLastPathComponent().path) == 0o750)
+    }
+
     @Test func savesLeaveOnlyTheDocumentBehind() throws {
         let folder = try TemporaryFolder()
         let url = folder.file("people.json")

@@ -396,9 +396,12 @@ extension SQLiteStoreTests {
         }
     }
 
-    @Test func newStoreFilesAndFoldersAreTheOwnersOnly() throws {
+    @Test(arguments: [nil, StoreFilePermissions(fileMode: 0o640), StoreFilePermissions(fileMode: 0o604)])
+    func newStoreFilesAndFoldersAreTheOwnersOnlyUnlessConfigured(_ permissions: StoreFilePermissions?) throws {
         let url = directory.appendingPathComponent("nested/private.store")
-        let container = try container(url)
+        var configuration = ModelConfiguration(url: url)
+        if let permissions { configuration.filePermissions = permissions }
+        let container = try ModelContainer(for: DiskTrip.self, Sample.self, configurations: configuration)
         let context = ModelContext(container)
         let sample = Sample(flag: true, when: today, uuid: UUID(), amount: 1, tags: [])
         sample.photo = Data(repeating: 7, count: ExternalStorage.threshold + 1)
@@ -411,10 +414,10 @@ extension SQLiteStoreTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: externals.path)
         #expect(files.count == 1)
         for path in [url.path, url.path + "-wal", url.path + "-shm"] + files.map({ externals.appendingPathComponent($0).path }) {
-            #expect(try mode(path) == 0o600, "\(path)")
+            #expect(try mode(path) == Int(permissions?.fileMode ?? 0o600), "\(path)")
         }
         for folder in [url.deletingLastPathComponent(), externals] {
-            #expect(try mode(folder.path) == 0o700, "\(folder.path)")
+            #expect(try mode(folder.path) == Int(permissions?.directoryMode ?? 0o700), "\(folder.path)")
         }
         #expect(try ModelContext(container).fetch(FetchDescriptor<Sample>()).first?.photo?.count == ExternalStorage.threshold + 1)
     }
