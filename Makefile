@@ -5,7 +5,7 @@ SWIFT ?= swift
 # conformance suite (its concurrent-save checks included), observed queries and autosave.
 TSAN_FILTER ?= ModelActorConcurrencyTests|SQLiteLoadTests|ConformanceTests|ValueTransformerTests|ResultsObserverTests|AutosaveTests
 
-.PHONY: demo test test-tsan soak system-packages
+.PHONY: demo test test-tsan soak fuzz-json system-packages
 
 system-packages:
 	@./scripts/ensure-system-packages.sh
@@ -26,6 +26,20 @@ test-tsan: system-packages
 ## Longer runs than `make test` affords: the crash-safety tests kill 200 saving processes per
 ## store; the fuzzers load 100,000 mutated JSON documents and 10,000 damaged SQLite files; the
 ## differential check runs 300 seeds of random predicates and sorts against Foundation per store;
-## the load test runs its ten writers for 60 seconds instead of 3.
+## the load test runs its ten writers for 60 seconds instead of 3; libFuzzer runs over the JSON loader.
 soak: system-packages
 	STRATA_CRASH_KILLS=200 STRATA_FUZZ_INPUTS=100000 STRATA_DIFFERENTIAL_SEEDS=300 STRATA_LOAD_SECONDS=60 $(SWIFT) test --filter 'CrashSafetyTests|FuzzTests|DifferentialTests|LoadTests'
+	$(MAKE) fuzz-json
+
+## libFuzzer over the JSON store's loader for FUZZ_SECONDS, every module built with
+## AddressSanitizer and coverage in a folder of its own; a failing input is kept in .build-fuzz/artifacts.
+## Leak detection is off: Foundation leaks the buffer of a zero-length Data(contentsOf:) read.
+FUZZ_SECONDS ?= 300
+FUZZ_LIBRARY = $(firstword $(wildcard $(dir $(shell readlink -f $$(which swift)))../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a))
+fuzz-json: system-packages
+	@if [ -z "$(FUZZ_LIBRARY)" ]; then echo "fuzz-json: skipped, the toolchain has no libclang_rt.fuzzer_no_main"; exit 0; fi; \
+	$(SWIFT) build --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=address \
+		-Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table -Xlinker $(FUZZ_LIBRARY) -Xlinker -lstdc++ && \
+	mkdir -p .build-fuzz/corpus .build-fuzz/artifacts && \
+	ASAN_OPTIONS=detect_leaks=0 STRATA_FUZZ_CORPUS=.build-fuzz/corpus .build-fuzz/debug/JSONLoaderFuzzer .build-fuzz/corpus \
+		-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 -artifact_prefix=.build-fuzz/artifacts/
