@@ -14,6 +14,12 @@ struct GaugeSetting: Codable, Hashable {
     var high: Int
 }
 
+/// An enum with associated values: stored as JSON, and with no zero to stand in for it.
+enum GaugeMode: Codable, Hashable {
+    case off
+    case on(level: Int)
+}
+
 /// One property of each type whose stored kind alone does not say it reads back.
 @Model final class Gauge {
     var label: String
@@ -22,6 +28,7 @@ struct GaugeSetting: Codable, Hashable {
     var kind: GaugeKind
     var setting: GaugeSetting
     var reading: Double
+    var mode: GaugeMode
     init(label: String) {
         self.label = label
         level = 1
@@ -29,6 +36,7 @@ struct GaugeSetting: Codable, Hashable {
         kind = .analog
         setting = GaugeSetting(low: 0, high: 10)
         reading = 0.5
+        mode = .on(level: 2)
     }
 }
 
@@ -68,6 +76,7 @@ struct GaugeSetting: Codable, Hashable {
         (#""level" = 'high'"#, "level", "holds a TEXT value that is not a int"),
         (#""reading" = x'00ff'"#, "reading", "holds a BLOB, but is double"),
         (#""kind" = 7"#, "kind", "holds 7, which no case of GaugeKind has"),
+        (#""mode" = '{"dimmed":{}}'"#, "mode", "does not decode as GaugeMode"),
     ]
 
     @Test(arguments: damage)
@@ -90,7 +99,8 @@ struct GaugeSetting: Codable, Hashable {
         #expect(others.map(\.level) == [1, 1])
         #expect(try context.fetchIdentifiers(FetchDescriptor<Gauge>()).contains(row))
         #expect(try context.fetchCount(FetchDescriptor<Gauge>()) == 3)
-        if damage.property != "label" {
+        // A property with no stand-in (`mode`) is loaded by every fetch: see below.
+        if !["label", "mode"].contains(damage.property) {
             var labels = FetchDescriptor<Gauge>(sortBy: [SortDescriptor(\.label)])
             labels.propertiesToFetch = [\.label]
             #expect(try ModelContext(container).fetch(labels).map(\.label) == ["a", "b", "c"])
@@ -99,7 +109,18 @@ struct GaugeSetting: Codable, Hashable {
 
     /// A property left out by `propertiesToFetch` loads when read; if its stored value is
     /// damaged, the read gives a stand-in rather than trap, and the stored value stays.
-    @Test(arguments: damage.filter { $0.property != "label" })
+    /// A type without a stand-in is loaded by every fetch, so its damage fails the fetch.
+    @Test func aDamagedValueWithoutAStandInFailsEvenAFetchThatLeavesItOut() throws {
+        let (container, row) = try damagedStore(setting: #""mode" = '{"dimmed":{}}'"#)
+        var labels = FetchDescriptor<Gauge>(predicate: #Predicate { $0.persistentModelID == row })
+        labels.propertiesToFetch = [\.label]
+        #expect(throws: SwiftDataError.modelValidationFailure) { try ModelContext(container).fetch(labels) }
+        var others = FetchDescriptor<Gauge>(predicate: #Predicate { $0.persistentModelID != row }, sortBy: [SortDescriptor(\.label)])
+        others.propertiesToFetch = [\.label]
+        #expect(try ModelContext(container).fetch(others).map(\.label) == ["a", "c"])
+    }
+
+    @Test(arguments: damage.filter { !["label", "mode"].contains($0.property) })
     func aDamagedValueLeftUnfetchedReadsAsAStandInAndStaysStored(_ damage: (assignment: String, property: String, problem: String)) throws {
         let (container, row) = try damagedStore(setting: damage.assignment)
         var labels = FetchDescriptor<Gauge>(predicate: #Predicate { $0.persistentModelID == row })

@@ -50,9 +50,21 @@ struct StoredValueCheck: @unchecked Sendable {
     /// A property read cannot throw; the context logs the error and refuses a save that
     /// would write the stand-in over the stored value.
     static func standIn(for attribute: EntityRuntime.AttributeSlot) -> PersistentValue? {
-        if attribute.isOptional { return .null }
+        standIn(kind: attribute.kind, isOptional: attribute.isOptional, valueType: attribute.valueType, check: attribute.check)
+    }
+
+    /// Whether an attribute of `valueType` has a stand-in, or needs none: every value of its
+    /// stored kind reads back as it.
+    static func hasStandIn(_ valueType: Any.Type) -> Bool {
+        let shape = ValueShape(of: valueType)
+        guard let check = make(for: valueType), let kind = shape.attributeKind else { return true }
+        return standIn(kind: kind, isOptional: shape.isOptional, valueType: valueType, check: check) != nil
+    }
+
+    private static func standIn(kind: PersistentValue.Kind, isOptional: Bool, valueType: Any.Type, check: StoredValueCheck?) -> PersistentValue? {
+        if isOptional { return .null }
         var candidates: [PersistentValue]
-        switch attribute.kind {
+        switch kind {
         case .string: candidates = [.string("")]
         case .int: candidates = [.int(0)]
         case .double: candidates = [.double(0)]
@@ -65,14 +77,14 @@ struct StoredValueCheck: @unchecked Sendable {
         case .codable: candidates = [.codable(Data("[]".utf8)), .codable(Data("{}".utf8))]
         case .identifier, .identifiers: candidates = []
         }
-        let type = ValueShape(of: attribute.valueType).unwrapped
+        let type = ValueShape(of: valueType).unwrapped
         if let raw = type as? any RawRepresentable.Type, let first = firstCaseRawValue(raw) {
             candidates.append(first)
         }
-        if attribute.kind == .codable, let codable = type as? any Codable.Type, let zero = zeroJSON(codable) {
+        if kind == .codable, let codable = type as? any Codable.Type, let zero = zeroJSON(codable) {
             candidates.append(zero)
         }
-        return candidates.first { attribute.check?.problem($0) == nil }
+        return candidates.first { check?.problem($0) == nil }
     }
 
     /// A `Codable` type's zero (``ZeroDecoder``) as stored JSON.

@@ -199,8 +199,7 @@ struct FetchPlan<T: PersistentModel> {
         var propertyNames: [String]?
         if sharesStoreEntity && !request.propertiesToFetch.isEmpty {
             let layout = ModelLayout.of(T.self)
-            propertyNames = request.propertiesToFetch.compactMap { layout.slotsByKeyPath[$0].map { layout.propertyNames[$0] } }
-                + [Schema.entityDiscriminator]
+            propertyNames = layout.propertyNames(toFetch: request.propertiesToFetch) + [Schema.entityDiscriminator]
         }
         let descriptor: FetchDescriptor<T.Root>
         if let same = request as? FetchDescriptor<T.Root> {

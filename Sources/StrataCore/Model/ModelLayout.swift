@@ -52,12 +52,13 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
             }
         }
         collectionTypes = collections
-        relationshipSlots = metadata.indices.filter { slot in
+        let relationships = metadata.indices.filter { slot in
             switch ValueShape(of: SchemaBuilder.valueType(of: metadata[slot].keypath)).role {
             case .toOne, .toMany: true
             case .attribute: false
             }
         }
+        relationshipSlots = relationships
         var ephemeral: [Int: PersistentValue] = [:]
         for (slot, property) in metadata.enumerated() {
             guard let attribute = property.metadata as? Schema.Attribute, attribute.options.contains(.ephemeral) else { continue }
@@ -70,6 +71,24 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
             }
         }
         ephemeralValues = ephemeral
+        loadedWithEveryFetch = metadata.indices.filter { slot in
+            guard !relationships.contains(slot) else { return false }
+            if transformers[slot] != nil { return true }
+            return !StoredValueCheck.hasStandIn(SchemaBuilder.valueType(of: metadata[slot].keypath))
+        }
+    }
+
+    /// Attributes a fetch loads even when `propertiesToFetch` leaves them out: transformed
+    /// values, and values whose stored form may not read back and whose type has no stand-in
+    /// (``StoredValueCheck/standIn(for:)``). Loading them later could only trap on damage;
+    /// loaded with the rest, damage fails the fetch with a typed error.
+    let loadedWithEveryFetch: [Int]
+
+    /// The property names a fetch with `propertiesToFetch` loads: those, and ``loadedWithEveryFetch``.
+    func propertyNames(toFetch keyPaths: [PartialKeyPath<some PersistentModel>]) -> [String] {
+        var slots = keyPaths.compactMap { slotsByKeyPath[$0] }
+        for slot in loadedWithEveryFetch where !slots.contains(slot) { slots.append(slot) }
+        return slots.map { propertyNames[$0] }
     }
 
     private static func modelMaker(for type: any PersistentModel.Type) -> any ModelMaking.Type {

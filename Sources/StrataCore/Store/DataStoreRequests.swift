@@ -64,11 +64,13 @@ public struct DataStoreFetchRequest<T: PersistentModel>: @unchecked Sendable {
         }
     }
 
-    /// The names of the properties to load; empty means all.
+    /// The names of the properties to load; empty means all. Besides `propertiesToFetch`,
+    /// it names the attributes whose values can only be checked, or transformed, when loaded
+    /// with the row.
     public var propertyNamesToFetch: [String] {
         if let propertyNameOverride { return propertyNameOverride }
-        let layout = ModelLayout.of(T.self)
-        return descriptor.propertiesToFetch.compactMap { layout.slotsByKeyPath[$0].map { layout.propertyNames[$0] } }
+        if descriptor.propertiesToFetch.isEmpty { return [] }
+        return ModelLayout.of(T.self).propertyNames(toFetch: descriptor.propertiesToFetch)
     }
 }
 
