@@ -7,16 +7,84 @@
 ///
 /// Models with an integer key (every row of the SQLite store) or a temporary one (every
 /// inserted model until it is saved) sit in one table per store, entity and kind of key,
-/// keyed by the integer alone: an entry is 24 bytes rather than the 48 of a whole
-/// identifier and its model, and hashing it hashes one integer. A dictionary keeps at most
-/// three quarters of its buckets full and fills every bucket's page, so at 100,000 models that
-/// is 63 bytes per model rather than 126. Other keys (UUID, string) share one table.
+/// keyed by the integer alone. Keys that are dense, as SQLite's row ids and temporary keys
+/// are, index an array directly: 16 bytes a model and no hashing. A key far beyond the ones
+/// held goes to a dictionary instead (24-byte entries, at most three quarters of the buckets
+/// full: 63 bytes a model at 100,000). Other keys (UUID, string) share one dictionary.
 struct IdentityMap {
     /// The models with an integer key, or with a temporary one, of one store and entity.
     private struct Group {
         let scope: PersistentIdentifier.Scope
         let isTemporary: Bool
-        var models: [Int64: any PersistentModel]
+        /// The models whose key is a position of this array.
+        var dense: ContiguousArray<(any PersistentModel)?> = []
+        /// How many positions of `dense` hold a model.
+        var denseCount = 0
+        /// The models whose key is negative or too far beyond `dense` to grow it.
+        var sparse: [Int64: any PersistentModel] = [:]
+
+        init(scope: PersistentIdentifier.Scope, isTemporary: Bool) {
+            self.scope = scope
+            self.isTemporary = isTemporary
+        }
+
+        var count: Int { denseCount + sparse.count }
+
+        subscript(key: Int64) -> (any PersistentModel)? {
+            if key >= 0 && key < dense.count { return dense[Int(key)] }
+            return sparse.isEmpty ? nil : sparse[key]
+        }
+
+        /// Whether `key` belongs in `dense`, growing it when the key lies close enough beyond
+        /// its end that the array stays at least half full.
+        private mutating func fitsDense(_ key: Int64) -> Bool {
+            guard key >= 0 else { return false }
+            if key < dense.count { return true }
+            guard key < 2 * Int64(count + 1) + 64 else { return false }
+            let size = max(Int(key) + 1, dense.count * 2, 16)
+            dense.reserveCapacity(size)
+            dense.append(contentsOf: repeatElement(nil, count: size - dense.count))
+            // Keys that were too far out before now index the array: a key lives in one place.
+            for moved in sparse.keys where moved >= 0 && moved < size {
+                dense[Int(moved)] = sparse.removeValue(forKey: moved)
+                denseCount += 1
+            }
+            return true
+        }
+
+        /// Puts `model` at `key`, returning the model that was there.
+        @discardableResult
+        mutating func update(_ model: any PersistentModel, at key: Int64) -> (any PersistentModel)? {
+            guard fitsDense(key) else { return sparse.updateValue(model, forKey: key) }
+            let previous = dense[Int(key)]
+            dense[Int(key)] = model
+            if previous == nil { denseCount += 1 }
+            return previous
+        }
+
+        mutating func remove(_ key: Int64) -> (any PersistentModel)? {
+            guard key >= 0 && key < dense.count else { return sparse.removeValue(forKey: key) }
+            let previous = dense[Int(key)]
+            if previous != nil {
+                dense[Int(key)] = nil
+                denseCount -= 1
+            }
+            return previous
+        }
+
+        func forEach(_ body: (any PersistentModel) -> Void) {
+            if denseCount > 0 { for case let model? in dense { body(model) } }
+            for model in sparse.values { body(model) }
+        }
+
+        mutating func filter(_ isIncluded: (any PersistentModel) -> Bool) {
+            for index in dense.indices {
+                guard let model = dense[index], !isIncluded(model) else { continue }
+                dense[index] = nil
+                denseCount -= 1
+            }
+            sparse = sparse.filter { isIncluded($0.value) }
+        }
     }
 
     /// The table and key of `id` when it has an integer or temporary key.
@@ -34,17 +102,17 @@ struct IdentityMap {
     /// The number of registered models.
     var count: Int {
         var count = others.count
-        for group in groups { count += group.models.count }
+        for group in groups { count += group.count }
         return count
     }
 
-    var isEmpty: Bool { others.isEmpty && groups.allSatisfy(\.models.isEmpty) }
+    var isEmpty: Bool { others.isEmpty && groups.allSatisfy { $0.count == 0 } }
 
     /// Every registered model, in no particular order.
     var all: [any PersistentModel] {
         var all: [any PersistentModel] = []
         all.reserveCapacity(count)
-        for group in groups { all.append(contentsOf: group.models.values) }
+        for group in groups { group.forEach { all.append($0) } }
         all.append(contentsOf: others.values)
         return all
     }
@@ -52,9 +120,7 @@ struct IdentityMap {
     /// Calls `body` with every model of an entity `includes` accepts, deciding once per store
     /// and entity rather than by hashing the entity name of every model.
     func forEachModel(ofEntitiesWhere includes: (String) -> Bool, _ body: (any PersistentModel) -> Void) {
-        for group in groups where includes(group.scope.entityName) {
-            for model in group.models.values { body(model) }
-        }
+        for group in groups where includes(group.scope.entityName) { group.forEach(body) }
         for (id, model) in others where includes(id.entityName) { body(model) }
     }
 
@@ -68,19 +134,19 @@ struct IdentityMap {
     /// The table of `scope` and the kind of key, made when missing.
     private mutating func groupIndexMaking(_ scope: PersistentIdentifier.Scope, isTemporary: Bool) -> Int {
         if let index = groupIndex(scope, isTemporary: isTemporary) { return index }
-        groups.append(Group(scope: scope, isTemporary: isTemporary, models: [:]))
+        groups.append(Group(scope: scope, isTemporary: isTemporary))
         return groups.count - 1
     }
 
     subscript(id: PersistentIdentifier) -> (any PersistentModel)? {
         guard let (isTemporary, key) = Self.integerKey(of: id) else { return others[id] }
         guard let index = groupIndex(id.id.scope, isTemporary: isTemporary) else { return nil }
-        return groups[index].models[key]
+        return groups[index][key]
     }
 
     mutating func register(_ model: any PersistentModel, as id: PersistentIdentifier) {
         guard let (isTemporary, key) = Self.integerKey(of: id) else { return others[id] = model }
-        groups[groupIndexMaking(id.id.scope, isTemporary: isTemporary)].models[key] = model
+        groups[groupIndexMaking(id.id.scope, isTemporary: isTemporary)].update(model, at: key)
     }
 
     /// Registers `model` unless a model is registered as `id` already, which is returned and
@@ -92,8 +158,8 @@ struct IdentityMap {
             return existing
         }
         let index = groupIndexMaking(id.id.scope, isTemporary: isTemporary)
-        guard let existing = groups[index].models.updateValue(model, forKey: key) else { return nil }
-        groups[index].models[key] = existing
+        guard let existing = groups[index].update(model, at: key) else { return nil }
+        groups[index].update(existing, at: key)
         return existing
     }
 
@@ -101,9 +167,9 @@ struct IdentityMap {
     mutating func remove(_ id: PersistentIdentifier) -> (any PersistentModel)? {
         guard let (isTemporary, key) = Self.integerKey(of: id) else { return others.removeValue(forKey: id) }
         guard let index = groupIndex(id.id.scope, isTemporary: isTemporary) else { return nil }
-        let removed = groups[index].models.removeValue(forKey: key)
+        let removed = groups[index].remove(key)
         // A save empties the table of temporary keys; its storage goes with it.
-        if groups[index].models.isEmpty { groups.remove(at: index) }
+        if groups[index].count == 0 { groups.remove(at: index) }
         return removed
     }
 
@@ -112,12 +178,12 @@ struct IdentityMap {
     mutating func reserveCapacity(adding additional: Int, like id: PersistentIdentifier) {
         guard let (isTemporary, _) = Self.integerKey(of: id) else { return others.reserveCapacity(others.count + additional) }
         let index = groupIndexMaking(id.id.scope, isTemporary: isTemporary)
-        groups[index].models.reserveCapacity(groups[index].models.count + additional)
+        groups[index].dense.reserveCapacity(groups[index].dense.count + additional)
     }
 
     /// Keeps only the models `isIncluded` accepts.
     mutating func filter(_ isIncluded: (any PersistentModel) -> Bool) {
-        for index in groups.indices { groups[index].models = groups[index].models.filter { isIncluded($0.value) } }
+        for index in groups.indices { groups[index].filter(isIncluded) }
         others = others.filter { isIncluded($0.value) }
     }
 

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import StrataCore
+
+/// The identity map holds one model per identifier, whether its key indexes the dense array
+/// or the dictionary, and keeps it there as keys arrive out of order, far out or negative.
+@Suite struct IdentityMapTests {
+    static func id(_ key: Int64, entity: String = "Trip") throws -> PersistentIdentifier {
+        try PersistentIdentifier.identifier(for: "identity-map-tests", entityName: entity, primaryKey: key)
+    }
+
+    static func trip(_ name: String) -> Trip {
+        Trip(name: name, destination: "", startDate: Date(timeIntervalSinceReferenceDate: 0), endDate: Date(timeIntervalSinceReferenceDate: 0))
+    }
+
+    @Test func everyKeyFindsItsModelWhereverItIsKept() throws {
+        var map = IdentityMap()
+        // Far out first (the dictionary), then dense keys that grow the array past it.
+        let keys: [Int64] = [1_000, -5, 3, 1, 2] + (4...1_200).filter { $0 != 1_000 } + [Int64.max, 9_000_000_000]
+        var models: [Int64: Trip] = [:]
+        for key in keys {
+            let model = Self.trip("\(key)")
+            models[key] = model
+            #expect(map.registerIfAbsent(model, as: try Self.id(key)) == nil)
+        }
+        #expect(map.count == keys.count)
+        for key in keys { #expect(map[try Self.id(key)] === models[key], "key \(key)") }
+        #expect(map[try Self.id(1_201)] == nil)
+        #expect(map[try Self.id(0)] == nil)
+        #expect(map[try Self.id(3, entity: "Other")] == nil)
+
+        // A second model for a key keeps the first.
+        #expect(map.registerIfAbsent(Self.trip("again"), as: try Self.id(1_000)) === models[1_000])
+        #expect((map[try Self.id(1_000)] as? Trip)?.name == "1000")
+
+        #expect(map.remove(try Self.id(-5)) === models[-5])
+        #expect(map.remove(try Self.id(600)) === models[600])
+        #expect(map.remove(try Self.id(600)) == nil)
+        #expect(map.count == keys.count - 2)
+        var seen = Set<String>()
+        map.forEachModel(ofEntitiesWhere: { $0 == "Trip" }) { seen.insert(($0 as! Trip).name) }
+        #expect(seen.count == keys.count - 2 && !seen.contains("600") && seen.contains("1000"))
+
+        map.filter { ($0 as! Trip).name.count < 4 }
+        #expect(map.count == 998)  // "1" through "999", without "600"
+    }
+}
