@@ -45,4 +45,23 @@ import Testing
         map.filter { ($0 as! Trip).name.count < 4 }
         #expect(map.count == 998)  // "1" through "999", without "600"
     }
+
+    @Test func keysInAnyOrderFindTheirModels() throws {
+        var random = SystemRandomNumberGenerator()
+        for order in [Array(Int64(1)...3_000), Array((Int64(1)...3_000).reversed()), Array(Int64(1)...3_000).shuffled(using: &random)] {
+            var map = IdentityMap()
+            var models: [Int64: Trip] = [:]
+            for key in order {
+                let model = Self.trip("\(key)")
+                models[key] = model
+                map.register(model, as: try Self.id(key))
+            }
+            #expect(map.count == order.count)
+            for key in order { #expect(map[try Self.id(key)] === models[key], "key \(key)") }
+            for key in order where key % 3 == 0 { #expect(map.remove(try Self.id(key)) === models[key]) }
+            #expect(map.count == 2_000)
+            #expect(map[try Self.id(3)] == nil)
+            #expect(map[try Self.id(4)] === models[4])
+        }
+    }
 }

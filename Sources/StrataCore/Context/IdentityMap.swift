@@ -16,8 +16,11 @@ struct IdentityMap {
     private struct Group {
         let scope: PersistentIdentifier.Scope
         let isTemporary: Bool
-        /// The models whose key is a position of this array.
+        /// The models whose key less `base` is a position of this array.
         var dense: ContiguousArray<(any PersistentModel)?> = []
+        /// The key at `dense`'s first position: the first key the empty table was given, so a
+        /// batch of rows far from 1 (an `enumerate`'s later pages) is dense as well.
+        var base: Int64 = 0
         /// How many positions of `dense` hold a model.
         var denseCount = 0
         /// The models whose key is negative or too far beyond `dense` to grow it.
@@ -30,45 +33,65 @@ struct IdentityMap {
 
         var count: Int { denseCount + sparse.count }
 
+        /// `key`'s position in `dense`, which may be past its end; `nil` below `base` or on overflow.
+        private func offset(_ key: Int64) -> Int? {
+            let (offset, overflow) = key.subtractingReportingOverflow(base)
+            return overflow || offset < 0 ? nil : Int(offset)
+        }
+
         subscript(key: Int64) -> (any PersistentModel)? {
-            if key >= 0 && key < dense.count { return dense[Int(key)] }
+            if let offset = offset(key), offset < dense.count, let model = dense[offset] { return model }
             return sparse.isEmpty ? nil : sparse[key]
         }
 
-        /// Whether `key` belongs in `dense`, growing it when the key lies close enough beyond
-        /// its end that the array stays at least half full.
-        private mutating func fitsDense(_ key: Int64) -> Bool {
-            guard key >= 0 else { return false }
-            if key < dense.count { return true }
-            guard key < 2 * Int64(count + 1) + 64 else { return false }
-            let size = max(Int(key) + 1, dense.count * 2, 16)
+        /// `key`'s position in `dense`, growing the array when the key lies close enough beyond
+        /// its end that the array stays at least half full; `nil` when the key belongs in `sparse`.
+        private mutating func denseOffset(_ key: Int64) -> Int? {
+            if dense.isEmpty && sparse.isEmpty { base = key }
+            if key < base && key >= 0 && base - key <= Int64(dense.count) + 64 {
+                // A key a little below the first: move the start down, at least by the array's
+                // length, so keys arriving in descending or random order move it rarely.
+                let newBase = max(0, base - max(base - key, Int64(dense.count), 16))
+                dense.insert(contentsOf: repeatElement(nil, count: Int(base - newBase)), at: 0)
+                base = newBase
+                moveSparseKeysIntoDense()
+            }
+            guard let offset = offset(key) else { return nil }
+            if offset < dense.count { return offset }
+            guard offset < 2 * (count + 1) + 64 else { return nil }
+            let size = max(offset + 1, dense.count * 2, 16)
             dense.reserveCapacity(size)
             dense.append(contentsOf: repeatElement(nil, count: size - dense.count))
-            // Keys that were too far out before now index the array: a key lives in one place.
-            for moved in sparse.keys where moved >= 0 && moved < size {
-                dense[Int(moved)] = sparse.removeValue(forKey: moved)
+            moveSparseKeysIntoDense()
+            return offset
+        }
+
+        /// Moves the keys of `sparse` that now index `dense` there: a key lives in one place.
+        private mutating func moveSparseKeysIntoDense() {
+            guard !sparse.isEmpty else { return }
+            for moved in sparse.keys {
+                guard let position = offset(moved), position < dense.count else { continue }
+                dense[position] = sparse.removeValue(forKey: moved)
                 denseCount += 1
             }
-            return true
         }
 
         /// Puts `model` at `key`, returning the model that was there.
         @discardableResult
         mutating func update(_ model: any PersistentModel, at key: Int64) -> (any PersistentModel)? {
-            guard fitsDense(key) else { return sparse.updateValue(model, forKey: key) }
-            let previous = dense[Int(key)]
-            dense[Int(key)] = model
+            guard let offset = denseOffset(key) else { return sparse.updateValue(model, forKey: key) }
+            let previous = dense[offset]
+            dense[offset] = model
             if previous == nil { denseCount += 1 }
             return previous
         }
 
         mutating func remove(_ key: Int64) -> (any PersistentModel)? {
-            guard key >= 0 && key < dense.count else { return sparse.removeValue(forKey: key) }
-            let previous = dense[Int(key)]
-            if previous != nil {
-                dense[Int(key)] = nil
-                denseCount -= 1
+            guard let offset = offset(key), offset < dense.count, let previous = dense[offset] else {
+                return sparse.removeValue(forKey: key)
             }
+            dense[offset] = nil
+            denseCount -= 1
             return previous
         }
 
@@ -178,7 +201,11 @@ struct IdentityMap {
     mutating func reserveCapacity(adding additional: Int, like id: PersistentIdentifier) {
         guard let (isTemporary, _) = Self.integerKey(of: id) else { return others.reserveCapacity(others.count + additional) }
         let index = groupIndexMaking(id.id.scope, isTemporary: isTemporary)
-        groups[index].dense.reserveCapacity(groups[index].dense.count + additional)
+        // Geometrically, as appending would: an exact reservation per batch would copy the array each time.
+        let wanted = groups[index].dense.count + additional
+        if wanted > groups[index].dense.capacity {
+            groups[index].dense.reserveCapacity(max(wanted, groups[index].dense.capacity * 2))
+        }
     }
 
     /// Keeps only the models `isIncluded` accepts.
