@@ -4,16 +4,27 @@ import StrataCore
 /// The row every load writer updates: one counter column per writer, so that a save which
 /// wrote more than its own column would undo another writer's increment.
 @Model public final class LoadBoard {
+    /// The board's name; a run saves one board.
     @Attribute(.unique) public var name: String
+    /// Writer 0's saves so far.
     public var w0 = 0
+    /// Writer 1's saves so far.
     public var w1 = 0
+    /// Writer 2's saves so far.
     public var w2 = 0
+    /// Writer 3's saves so far.
     public var w3 = 0
+    /// Writer 4's saves so far.
     public var w4 = 0
+    /// Writer 5's saves so far.
     public var w5 = 0
+    /// Writer 6's saves so far.
     public var w6 = 0
+    /// Writer 7's saves so far.
     public var w7 = 0
+    /// Writer 8's saves so far.
     public var w8 = 0
+    /// Writer 9's saves so far.
     public var w9 = 0
 
     /// The board named `name`, every counter at zero.
@@ -25,7 +36,9 @@ import StrataCore
 
 /// One of the accounts load entries are booked to.
 @Model public final class LoadAccount {
+    /// The account's number, `0..<LoadRun.accounts`.
     @Attribute(.unique) public var number: Int
+    /// The entries booked to the account.
     @Relationship(deleteRule: .cascade, inverse: \LoadEntry.account) public var entries: [LoadEntry] = []
 
     /// The account numbered `number`, without entries.
@@ -34,8 +47,11 @@ import StrataCore
 
 /// What one save of a load writer adds: the writer's next sequence number, booked to an account.
 @Model public final class LoadEntry {
+    /// The writer that saved the entry, `0..<10`.
     public var writer: Int
+    /// The number of the writer's save that made the entry, from 0.
     public var sequence: Int
+    /// The account the entry is booked to.
     public var account: LoadAccount?
 
     /// Entry `sequence` of writer `writer`.
