@@ -27,12 +27,18 @@ internal import CSQLite
 enum SQLiteFunctions {
     /// The SQL names of the functions and collations, as compiled SQL spells them.
     enum Name {
-        static let localizedStandardContains = "strata_localized_standard_contains"
         static let characterCount = "strata_character_count"
-        static let startsWith = "strata_starts_with"
-        static let contains = "strata_contains"
         /// The collation of every string comparison, sort and index, so that SQL equates and orders strings as Swift does.
         static let canonical = "strata_canonical"
+
+        /// The function that runs `test`, answering 0 or 1.
+        static func test(_ test: FilterStringTest) -> String {
+            switch test {
+            case .contains: "strata_contains"
+            case .startsWith: "strata_starts_with"
+            case .localizedStandardContains: "strata_localized_standard_contains"
+            }
+        }
 
         /// The comparison function for `order`.
         static func compare(_ order: FilterStringOrder) -> String {
@@ -63,7 +69,7 @@ enum SQLiteFunctions {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
 
         try connection.check(sqlite3_create_function_v2(
-            db, Name.localizedStandardContains, 2, flags, nil,
+            db, Name.test(.localizedStandardContains), 2, flags, nil,
             { context, _, arguments in
                 guard let (a, b) = SQLiteFunctions.texts(arguments) else { return sqlite3_result_null(context) }
                 sqlite3_result_int(context, a.localizedStandardContains(b) ? 1 : 0)
@@ -77,14 +83,14 @@ enum SQLiteFunctions {
             }, nil, nil, nil), sql: nil)
 
         try connection.check(sqlite3_create_function_v2(
-            db, Name.startsWith, 2, flags, nil,
+            db, Name.test(.startsWith), 2, flags, nil,
             { context, _, arguments in
                 guard let (a, b) = SQLiteFunctions.buffers(arguments) else { return sqlite3_result_null(context) }
                 sqlite3_result_int(context, CanonicalString.starts(utf8: a, with: b) ? 1 : 0)
             }, nil, nil, nil), sql: nil)
 
         try connection.check(sqlite3_create_function_v2(
-            db, Name.contains, 2, flags, nil,
+            db, Name.test(.contains), 2, flags, nil,
             { context, _, arguments in
                 guard let (a, b) = SQLiteFunctions.buffers(arguments) else { return sqlite3_result_null(context) }
                 sqlite3_result_int(context, CanonicalString.contains(utf8: a, b) ? 1 : 0)
@@ -142,28 +148,27 @@ enum SQLiteFunctions {
 
     // MARK: Reading arguments
 
+    /// The UTF-8 bytes of a function argument's text, valid while the function runs, or `nil` for `NULL`.
+    fileprivate static func buffer(_ value: OpaquePointer?) -> UnsafeRawBufferPointer? {
+        guard let value, sqlite3_value_type(value) != SQLITE_NULL, let bytes = sqlite3_value_text(value) else { return nil }
+        return UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))  // after sqlite3_value_text, as SQLite requires
+    }
+
     /// The text of a function argument, or `nil` for `NULL`.
     fileprivate static func text(_ value: OpaquePointer?) -> String? {
-        guard let value, sqlite3_value_type(value) != SQLITE_NULL, let bytes = sqlite3_value_text(value) else { return nil }
-        let count = Int(sqlite3_value_bytes(value))  // after sqlite3_value_text, as SQLite requires
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        buffer(value).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The texts of a two-argument function, or `nil` when either is `NULL`.
     fileprivate static func texts(_ arguments: UnsafeMutablePointer<OpaquePointer?>?) -> (String, String)? {
-        guard let arguments, let a = text(arguments[0]), let b = text(arguments[1]) else { return nil }
-        return (a, b)
+        guard let (a, b) = buffers(arguments) else { return nil }
+        return (String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
     }
 
     /// The UTF-8 bytes of a two-argument function's texts, valid while the function runs,
     /// or `nil` when either is `NULL`.
     fileprivate static func buffers(_ arguments: UnsafeMutablePointer<OpaquePointer?>?) -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer)? {
-        guard let arguments else { return nil }
-        func buffer(_ value: OpaquePointer?) -> UnsafeRawBufferPointer? {
-            guard let value, sqlite3_value_type(value) != SQLITE_NULL, let bytes = sqlite3_value_text(value) else { return nil }
-            return UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))  // after sqlite3_value_text, as SQLite requires
-        }
-        guard let a = buffer(arguments[0]), let b = buffer(arguments[1]) else { return nil }
+        guard let arguments, let a = buffer(arguments[0]), let b = buffer(arguments[1]) else { return nil }
         return (a, b)
     }
 

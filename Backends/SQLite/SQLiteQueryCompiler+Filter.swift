@@ -328,18 +328,8 @@ extension SQLiteQueryCompiler.Compilation {
     /// `"e"`, and `"\u{E4}"` starts with `"a\u{308}"`). Plain ASCII is matched by its bytes.
     mutating func stringTest(_ test: FilterStringTest, _ lhs: Operand, _ rhs: Operand) throws -> Operand {
         try Self.requireStrings(lhs, rhs)
-        let nullable = lhs.nullable || rhs.nullable
-        switch test {
-        case .contains:
-            let function = SQLiteQuery(sql: SQLiteFunctions.Name.contains)
-            return .condition("\(function)(\(lhs.sql), \(rhs.sql))", nullable: nullable, atomic: true)
-        case .startsWith:
-            let function = SQLiteQuery(sql: SQLiteFunctions.Name.startsWith)
-            return .condition("\(function)(\(lhs.sql), \(rhs.sql))", nullable: nullable, atomic: true)
-        case .localizedStandardContains:
-            let function = SQLiteQuery(sql: SQLiteFunctions.Name.localizedStandardContains)
-            return .condition("\(function)(\(lhs.sql), \(rhs.sql))", nullable: nullable, atomic: true)
-        }
+        let function = SQLiteQuery(sql: SQLiteFunctions.Name.test(test))
+        return .condition("\(function)(\(lhs.sql), \(rhs.sql))", nullable: lhs.nullable || rhs.nullable, atomic: true)
     }
 
     static func requireStrings(_ operands: Operand...) throws {
