@@ -324,12 +324,13 @@ struct PredicateMaker {
     private mutating func compared<L: StandardPredicateExpression, R: StandardPredicateExpression>(
         _ lhs: L, _ lhsText: String, _ rhs: R, _ rhsText: String
     ) -> (Condition, String) where L.Output == R.Output, L.Output: Comparable {
-        if Bool.random(using: &random) { return compared(rhs, rhsText, lhs, lhsText, swapped: true) }
-        return compared(lhs, lhsText, rhs, rhsText, swapped: false)
+        if Bool.random(using: &random) { return comparison(rhs, rhsText, lhs, lhsText) }
+        return comparison(lhs, lhsText, rhs, rhsText)
     }
 
-    private mutating func compared<L: StandardPredicateExpression, R: StandardPredicateExpression>(
-        _ lhs: L, _ lhsText: String, _ rhs: R, _ rhsText: String, swapped: Bool
+    /// `lhs <op> rhs` for a random one of `== != < <= > >=`.
+    private mutating func comparison<L: StandardPredicateExpression, R: StandardPredicateExpression>(
+        _ lhs: L, _ lhsText: String, _ rhs: R, _ rhsText: String
     ) -> (Condition, String) where L.Output == R.Output, L.Output: Comparable {
         switch random.below(6) {
         case 0: return (PredicateExpressions.Equal(lhs: lhs, rhs: rhs), "\(lhsText) == \(rhsText)")
