@@ -26,9 +26,7 @@ enum SQLiteMetadata {
         }
         guard tables.contains(metadata) else { throw SQLiteStoreError.foreignDatabase(path: path, tables: tables) }
         let values = try read(connection)
-        guard let format = values["format"], SQLiteSchemaWriter.readableFormats.contains(format) else {
-            throw SQLiteStoreError.unsupportedFormat(path: path, version: values["format"] ?? "unknown")
-        }
+        let format = try readableFormat(values, path: path)
         guard let identifier = values["storeIdentifier"], let stored = try recordedSchema(values, path: path) else {
             throw SwiftDataError.unknownSchema.with(details: "\(path) has no readable schema record")
         }
@@ -84,10 +82,18 @@ enum SQLiteMetadata {
         if tables.isEmpty { return nil }
         guard tables.contains(SQLiteSchemaWriter.metadataTable) else { throw SQLiteStoreError.foreignDatabase(path: path, tables: tables) }
         let values = try read(connection)
+        _ = try readableFormat(values, path: path)
+        return try recordedSchema(values, path: path)
+    }
+
+    /// The file format `values` record, when this version reads it.
+    ///
+    /// - Throws: ``SQLiteStoreError/unsupportedFormat(path:version:)`` for a newer or unknown format.
+    private static func readableFormat(_ values: [String: String], path: String) throws -> String {
         guard let format = values["format"], SQLiteSchemaWriter.readableFormats.contains(format) else {
             throw SQLiteStoreError.unsupportedFormat(path: path, version: values["format"] ?? "unknown")
         }
-        return try recordedSchema(values, path: path)
+        return format
     }
 
     private static func record(_ schema: Schema, in connection: SQLiteConnection) throws {
