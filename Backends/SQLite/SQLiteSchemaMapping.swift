@@ -39,6 +39,9 @@ struct SQLiteSchemaMapping: Sendable {
         let everySlot: [Int?]
         /// Every column index, in order.
         let everyColumn: [Int]
+        /// The primary key and every column, qualified with the alias `t0`: what a fetch of
+        /// whole rows selects, quoted once rather than for every fetch.
+        let wholeRowSelection: [String]
 
         /// Whether a to-many relationship keeps its members in a join table, so that a saved
         /// row has join rows to write.
@@ -60,6 +63,7 @@ struct SQLiteSchemaMapping: Sendable {
             columnSlots = columns.map(\.slot)
             everySlot = propertyNames.indices.map { $0 }
             everyColumn = Array(columns.indices)
+            wholeRowSelection = ([SQLiteSchemaMapping.primaryKey] + columns.map(\.name)).map { "t0." + SQLIdentifier.quote($0) }
         }
 
         /// Slots by property name.

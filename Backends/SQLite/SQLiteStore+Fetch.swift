@@ -14,15 +14,14 @@ extension SQLiteStore {
         let columns = wanted.isEmpty ? table.columns : table.columns.filter { wanted.contains($0.name) }
         var reader = SnapshotReader(store: self, table: table, columns: columns, partial: !wanted.isEmpty, wanted: wanted)
         if wanted.isEmpty { reader.prefetching = prefetchedRelationships(of: table, request.descriptor.relationshipKeyPathsForPrefetching) }
+        let selection = wanted.isEmpty ? table.wholeRowSelection : [qualified(SQLiteSchemaMapping.primaryKey)] + columns.map { qualified($0.name) }
         var related: [PersistentIdentifier: DefaultSnapshot] = [:]
         if let identifiers = request.identifiers {
             let keys = requestedKeys(identifiers, in: table)
             let snapshots = try read { connection in
                 var byKey: [Int64: DefaultSnapshot] = [:]
                 for chunk in chunks(of: keys, on: connection) {
-                    let query = try compiler.lookup(
-                        entity: table.entityName, columns: [qualified(SQLiteSchemaMapping.primaryKey)] + columns.map { qualified($0.name) },
-                        keys: chunk)
+                    let query = try compiler.lookup(entity: table.entityName, columns: selection, keys: chunk)
                     for snapshot in try reader.read(query, on: connection, related: &related) {
                         if let key = snapshot.persistentIdentifier.primaryKey(as: Int64.self) { byKey[key] = snapshot }
                     }
@@ -34,9 +33,7 @@ extension SQLiteStore {
         let filter = try request.filter
         let sort = try request.sortKeys
         let query = try compiler.select(
-            entity: table.entityName,
-            columns: [qualified(SQLiteSchemaMapping.primaryKey)] + columns.map { qualified($0.name) },
-            filter: filter, sort: sort, limit: request.descriptor.fetchLimit, offset: request.descriptor.fetchOffset)
+            entity: table.entityName, columns: selection, filter: filter, sort: sort, limit: request.descriptor.fetchLimit, offset: request.descriptor.fetchOffset)
         let snapshots = try read { connection in try reader.read(query, on: connection, related: &related) }
         return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots, relatedSnapshots: related)
     }

@@ -147,7 +147,10 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
     /// - Throws: ``SQLiteStoreError`` when the pragma fails.
     public func externalChangeCount() throws -> Int64 {
         try write { connection in
-            Int64(try connection.scalarText("PRAGMA data_version") ?? "") ?? 0
+            // A statement kept prepared: every fetch asks, and preparing costs more than the answer.
+            let statement = try connection.cached("PRAGMA data_version")
+            defer { statement.reset() }
+            return try statement.step() ? statement.int64(0) : 0
         }
     }
 

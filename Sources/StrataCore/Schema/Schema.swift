@@ -77,8 +77,16 @@ public final class Schema: Codable, Hashable, CustomStringConvertible, @unchecke
     }
 
     static func entityName(for type: any PersistentModel.Type) -> String {
-        String(describing: type)
+        let key = ObjectIdentifier(type)
+        if let name = entityNames.withLock({ $0[key] }) { return name }
+        let name = String(describing: type)
+        entityNames.withLock { $0[key] = name }
+        return name
     }
+
+    /// Entity names by model type: `String(describing:)` costs thousands of instructions,
+    /// and every fetch asks for its type's name.
+    private static let entityNames = Locked<[ObjectIdentifier: String]>([:])
 
     /// Checks the rules the schema's models must follow.
     ///
