@@ -14,14 +14,16 @@ system-packages:
 demo: system-packages
 	$(SWIFT) run SampleTrips
 
-## Build and run the whole test suite, then the concurrent tests under ThreadSanitizer.
+## Build and run the whole test suite, then the concurrent tests under ThreadSanitizer. The
+## PostgresStore tests run against a throwaway PostgreSQL cluster (scripts/with-postgres.sh),
+## or against the server STRATA_POSTGRES_URL names.
 test: system-packages
-	$(SWIFT) test
+	./scripts/with-postgres.sh $(SWIFT) test
 	$(MAKE) test-tsan
 
 ## The concurrent tests under ThreadSanitizer, in a build folder of their own; any report fails.
 test-tsan: system-packages
-	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
+	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./scripts/with-postgres.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 
 ## Longer runs than `make test` affords: the crash-safety tests kill 200 saving processes per
 ## store; the fuzzers load 100,000 mutated JSON documents and 10,000 damaged SQLite files; the

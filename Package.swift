@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
         .library(name: "StrataJSON", targets: ["StrataJSON"]),
         .library(name: "StrataMemory", targets: ["StrataMemory"]),
+        .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
         .library(name: "StrataTesting", targets: ["StrataTesting"]),
         .executable(name: "SampleTrips", targets: ["SampleTrips"]),
     ],
@@ -19,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
     ],
     targets: [
         // Macros and the core.
@@ -55,6 +57,11 @@ let package = Package(
         .target(name: "StrataSQLite", dependencies: ["StrataCore", "CSQLite"], path: "Backends/SQLite"),
         .target(name: "StrataJSON", dependencies: ["StrataCore", "CJSONC"], path: "Backends/JSON"),
         .target(name: "StrataMemory", dependencies: ["StrataCore"], path: "Backends/Memory"),
+        .target(
+            name: "StrataPostgres",
+            dependencies: ["StrataCore", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Backends/Postgres"
+        ),
 
         // The app-facing umbrella, the conformance suite and the sample.
         .target(name: "Strata", dependencies: ["StrataCore", "StrataSQLite"], path: "Sources/Strata"),
@@ -74,6 +81,10 @@ let package = Package(
         .testTarget(name: "StrataMemoryTests", dependencies: ["StrataMemory", "StrataTesting"]),
         .testTarget(name: "StrataSQLiteTests", dependencies: ["Strata", "StrataSQLite", "StrataTesting"]),
         .testTarget(name: "StrataJSONTests", dependencies: ["StrataJSON", "StrataTesting", "StrataSQLite"]),
+        .testTarget(
+            name: "StrataPostgresTests",
+            dependencies: ["StrataPostgres", "StrataTesting", "StrataSQLite", .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
     ]
 )
 

@@ -102,6 +102,7 @@ extension StoreConformance {
         let spots = try renamed.fetch(FetchDescriptor<PlacesSchemaV2.Spot>(sortBy: [SortDescriptor(\.name)]))
         #expect(spots.map(\.name) == ["Kyoto", "Oslo"], "the renamed entity lost its records")
         #expect(spots.map { $0.labels.map(\.label).sorted() } == [["temples"], ["fjords", "temples"]], "the renamed relationship lost its links")
+        try #require(spots.count == 2, "the renamed entity must hold both records for the rest of the check")
         spots[0].labels.append(try #require(try renamed.fetch(FetchDescriptor<PlacesSchemaV2.Tag>()).first { $0.label == "fjords" }))
         try renamed.save()
 

@@ -1,0 +1,233 @@
+import Foundation
+import PostgresNIO
+import StrataCore
+
+extension PostgresStore {
+    /// Writes one save in one transaction: inserts (with new `_pk`s), updates, deletes and
+    /// the join rows of to-many relationships. All of it commits or none does.
+    ///
+    /// An updated snapshot may list only the changed properties (``DataStorePartialUpdating``):
+    /// its `UPDATE` sets only their columns, so a concurrent save by another process that
+    /// changed other attributes of the same model keeps them; for one attribute, the save
+    /// that commits last wins.
+    ///
+    /// Inserts into a table with `#Unique` constraints are upserts on its first constraint
+    /// (`INSERT ... ON CONFLICT ... DO UPDATE`): the core has already turned an insert that
+    /// collides with a stored model into an update, and a model another process stored
+    /// between that check and this save is updated in place too, and the inserted model takes
+    /// its identifier. A collision on a further constraint fails the save with SQLSTATE 23505.
+    /// - Throws: ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` store,
+    ///   ``SwiftDataError/modelValidationFailure`` when an update or delete names a model the
+    ///   store does not hold, ``SwiftDataError/configurationSchemaNotFoundInContainerSchema``
+    ///   for a model of an entity it does not hold, or ``PostgresStoreError``; nothing is written then.
+    public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        if request.inserted.isEmpty && request.updated.isEmpty && request.deleted.isEmpty {
+            return DataStoreSaveChangesResult(for: identifier)
+        }
+        guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
+        var writer = PostgresSaveWriter(store: self)
+        try pool.transaction { connection in
+            try writer.apply(inserted: request.inserted, updated: request.updated, deleted: request.deleted, on: connection)
+        }
+        return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: writer.remapped)
+    }
+
+    /// Deletes the rows the request selects, with their join rows, in one statement.
+    ///
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the predicate has no exact SQL
+    ///   form, ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` store, or ``PostgresStoreError``.
+    public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
+        let table = try table(for: T.self)
+        guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
+        let rows: PostgresQueryCompiler.Compilation.Result
+        do {
+            rows = try compiler.rows(of: table, filter: try request.filter)
+        } catch is PostgresQueryCompiler.Unsupported {
+            throw DataStoreError.preferInMemoryFilter
+        }
+        let keys = "SELECT t0.\(SQLIdentifier.quote(RelationalSchemaMapping.primaryKey))" + rows.from
+        try pool.transaction { connection in
+            try PostgresSaveWriter(store: self).clearJoinRows(of: table, ownersSQL: keys, binds: rows.compilation.binds, on: connection)
+            try pool.execute(
+                "DELETE FROM \(writer.qualified(table.tableName)) WHERE \(SQLIdentifier.quote(RelationalSchemaMapping.primaryKey)) IN (\(keys))",
+                rows.compilation.binds, on: connection)
+        }
+    }
+}
+
+/// The work of one save on one connection inside its transaction.
+struct PostgresSaveWriter {
+    let store: PostgresStore
+    var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+    /// To-one columns of inserted rows that name a model inserted later in the save, set once it has a key.
+    private var fixups: [(table: RelationalSchemaMapping.Table, key: Int64, column: Int, target: PersistentIdentifier)] = []
+    private var pendingFixups: [(column: Int, target: PersistentIdentifier)] = []
+
+    private var primaryKey: String { SQLIdentifier.quote(RelationalSchemaMapping.primaryKey) }
+
+    init(store: PostgresStore) {
+        self.store = store
+    }
+
+    mutating func apply(
+        inserted: [DefaultSnapshot], updated: [DefaultSnapshot], deleted: [DefaultSnapshot], on connection: PostgresConnection
+    ) throws {
+        var joinWrites: [(RelationalSchemaMapping.Table, Int64, SnapshotColumns)] = []
+        for snapshot in inserted {
+            let table = try store.table(named: snapshot.persistentIdentifier.entityName)
+            let listed = SnapshotColumns(snapshot, table: table)
+            let key = try insert(listed, into: table, on: connection)
+            remapped[snapshot.persistentIdentifier] = try PersistentIdentifier.identifier(
+                for: store.identifier, entityName: table.entityName, primaryKey: key)
+            joinWrites.append((table, key, listed))
+        }
+        for fixup in fixups {
+            guard let target = remapped[fixup.target], let targetKey = target.primaryKey(as: Int64.self) else { continue }
+            var binds = PostgresBindings()
+            binds.append(targetKey)
+            binds.append(fixup.key)
+            try store.pool.execute(
+                "UPDATE \(store.writer.qualified(fixup.table.tableName)) SET \(SQLIdentifier.quote(fixup.table.columns[fixup.column].name)) = $1 WHERE \(primaryKey) = $2",
+                binds, on: connection)
+        }
+        for snapshot in updated {
+            let table = try store.table(named: snapshot.persistentIdentifier.entityName)
+            let key = try heldKey(of: snapshot)
+            let listed = SnapshotColumns(snapshot, table: table)
+            try update(listed, in: table, key: key, on: connection)
+            joinWrites.append((table, key, listed))
+        }
+        for (table, key, listed) in joinWrites where table.hasJoinTables { try writeJoinRows(listed, table: table, key: key, on: connection) }
+        var deletes: [(table: RelationalSchemaMapping.Table, keys: [Int64])] = []
+        for snapshot in deleted {
+            let table = try store.table(named: snapshot.persistentIdentifier.entityName)
+            let key = try heldKey(of: snapshot)
+            if let index = deletes.firstIndex(where: { $0.table.entityName == table.entityName }) {
+                if !deletes[index].keys.contains(key) { deletes[index].keys.append(key) }
+            } else {
+                deletes.append((table, [key]))
+            }
+        }
+        for (table, keys) in deletes {
+            var binds = PostgresBindings()
+            binds.append(keys)
+            try clearJoinRows(of: table, ownersSQL: "SELECT unnest($1::bigint[])", binds: binds, on: connection)
+            let deleted = try store.pool.execute(
+                "DELETE FROM \(store.writer.qualified(table.tableName)) WHERE \(primaryKey) = ANY($1)", binds, on: connection)
+            guard deleted == keys.count else {
+                throw SwiftDataError.modelValidationFailure.with(
+                    details: "the PostgreSQL store \(store.configuration.name) holds only \(deleted) of the \(keys.count) \(table.entityName) models the save deletes; nothing was saved")
+            }
+        }
+    }
+
+    /// The `_pk` of a model this store gave an identifier to.
+    private func heldKey(of snapshot: DefaultSnapshot) throws -> Int64 {
+        let id = snapshot.persistentIdentifier
+        guard id.storeIdentifier == store.identifier, let key = id.primaryKey(as: Int64.self) else { throw missingModel(id) }
+        return key
+    }
+
+    private func missingModel(_ id: PersistentIdentifier) -> SwiftDataError {
+        SwiftDataError.modelValidationFailure.with(
+            details: "the PostgreSQL store \(store.configuration.name) holds no model \(id); nothing was saved")
+    }
+
+    /// Binds the values of `columns` (indices into `table.columns`); a reference to a model
+    /// inserted later in this save is bound as `NULL` and fixed up once that model has a key.
+    private mutating func bind(
+        _ listed: SnapshotColumns, columns: [Int], table: RelationalSchemaMapping.Table, key: Int64?, into binds: inout PostgresBindings
+    ) {
+        for index in columns {
+            let value = listed.value(ofColumn: index) ?? .null
+            if case .identifier(let target) = value, target.isTemporary {
+                if let permanent = remapped[target] {
+                    PostgresValueCodec.bind(.identifier(permanent), to: &binds, storeIdentifier: store.identifier)
+                } else {
+                    binds.appendNull()
+                    if let key { fixups.append((table, key, index, target)) } else { pendingFixups.append((index, target)) }
+                }
+                continue
+            }
+            PostgresValueCodec.bind(value, to: &binds, storeIdentifier: store.identifier)
+        }
+    }
+
+    private mutating func insert(_ listed: SnapshotColumns, into table: RelationalSchemaMapping.Table, on connection: PostgresConnection) throws -> Int64 {
+        pendingFixups = []
+        var binds = PostgresBindings()
+        bind(listed, columns: table.everyColumn, table: table, key: nil, into: &binds)
+        let names = table.columns.map { SQLIdentifier.quote($0.name) }
+        var sql = "INSERT INTO \(store.writer.qualified(table.tableName))"
+        if names.isEmpty {
+            sql += " DEFAULT VALUES"
+        } else {
+            let placeholders = table.columns.enumerated().map { PostgresValueCodec.placeholder($0.offset + 1, kind: $0.element.kind) }
+            sql += " (\(names.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
+            if let first = table.uniqueConstraints.first, let terms = store.writer.conflictTarget(first, in: table) {
+                sql += " ON CONFLICT (\(terms)) DO UPDATE SET " + names.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+            }
+        }
+        sql += " RETURNING \(primaryKey)"
+        guard let row = try store.pool.query(sql, binds, on: connection).first else {
+            throw PostgresStoreError.server(location: store.location, sqlState: "?", message: "an INSERT returned no key", sql: sql)
+        }
+        let key = try row.decode(Int64.self)
+        for pending in pendingFixups { fixups.append((table, key, pending.column, pending.target)) }
+        pendingFixups = []
+        return key
+    }
+
+    /// Sets the listed columns of row `key`; a row that does not exist throws.
+    private mutating func update(_ listed: SnapshotColumns, in table: RelationalSchemaMapping.Table, key: Int64, on connection: PostgresConnection) throws {
+        var binds = PostgresBindings()
+        let sql: String
+        if listed.columns.isEmpty {
+            // Nothing of the row itself changed (only to-many relationships, or nothing): it must still exist.
+            sql = "SELECT 1 FROM \(store.writer.qualified(table.tableName)) WHERE \(primaryKey) = $1"
+            binds.append(key)
+            guard try store.pool.query(sql, binds, on: connection).first != nil else { throw missingModel(listed.snapshot.persistentIdentifier) }
+            return
+        }
+        bind(listed, columns: listed.columns, table: table, key: key, into: &binds)
+        binds.append(key)
+        let assignments = listed.columns.enumerated().map { position, index in
+            "\(SQLIdentifier.quote(table.columns[index].name)) = \(PostgresValueCodec.placeholder(position + 1, kind: table.columns[index].kind))"
+        }
+        sql = "UPDATE \(store.writer.qualified(table.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \(primaryKey) = $\(binds.count)"
+        guard try store.pool.execute(sql, binds, on: connection) > 0 else { throw missingModel(listed.snapshot.persistentIdentifier) }
+    }
+
+    /// Rewrites the join rows of the listed to-many relationships of row `key`, in the members' order.
+    private func writeJoinRows(_ listed: SnapshotColumns, table: RelationalSchemaMapping.Table, key: Int64, on connection: PostgresConnection) throws {
+        for (slot, property) in table.properties.enumerated() {
+            guard case .joinTable(let name, let owner, let member, _) = property, case .identifiers(let ids) = listed.value(ofProperty: slot)
+            else { continue }
+            let join = store.writer.qualified(name), ownerColumn = SQLIdentifier.quote(owner), memberColumn = SQLIdentifier.quote(member)
+            var clear = PostgresBindings()
+            clear.append(key)
+            try store.pool.execute("DELETE FROM \(join) WHERE \(ownerColumn) = $1", clear, on: connection)
+            let members: [Int64] = ids.compactMap { id in
+                let target = remapped[id] ?? id
+                guard target.storeIdentifier == store.identifier else { return nil }
+                return target.primaryKey(as: Int64.self)
+            }
+            guard !members.isEmpty else { continue }
+            var binds = PostgresBindings()
+            binds.append(key)
+            binds.append(members)
+            try store.pool.execute(
+                "INSERT INTO \(join) (\(ownerColumn), \(memberColumn)) SELECT $1, m FROM unnest($2::bigint[]) WITH ORDINALITY AS u(m, o) ORDER BY o ON CONFLICT DO NOTHING",
+                binds, on: connection)
+        }
+    }
+
+    /// Deletes the join rows whose owner, on either side, is among the keys `ownersSQL` selects.
+    func clearJoinRows(of table: RelationalSchemaMapping.Table, ownersSQL: String, binds: PostgresBindings, on connection: PostgresConnection) throws {
+        for property in table.properties {
+            guard case .joinTable(let name, let owner, _, _) = property else { continue }
+            try store.pool.execute(
+                "DELETE FROM \(store.writer.qualified(name)) WHERE \(SQLIdentifier.quote(owner)) IN (\(ownersSQL))", binds, on: connection)
+        }
+    }
+}
