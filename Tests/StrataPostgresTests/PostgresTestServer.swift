@@ -40,14 +40,25 @@ enum PostgresTestServer {
         return configuration
     }
 
+    /// The names of the tables in database schema `namespace`, sorted.
+    static func tables(in namespace: String) throws -> [String] {
+        try query("SELECT table_name FROM information_schema.tables WHERE table_schema = '\(namespace)' ORDER BY table_name")
+            .map { try $0.decode(String.self) }
+    }
+
     /// Runs `sql` on a connection of its own.
     static func execute(_ sql: String) throws {
+        _ = try query(sql)
+    }
+
+    /// Runs `sql` on a connection of its own and returns its rows.
+    static func query(_ sql: String) throws -> PostgresQueryResult {
         let configuration = PostgresStoreConfiguration(url: url!).connection
         let connection = try PostgresConnection.connect(
             on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 0, logger: Logger(label: "strata.tests")
         ).wait()
         defer { _ = try? (connection.close() as EventLoopFuture<Void>).wait() }
-        _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "strata.tests")).wait()
+        return try connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "strata.tests")).wait()
     }
 
     /// Drops the database schemas of `names`, with everything in them.
