@@ -98,11 +98,14 @@ public struct PostgresStoreConfiguration: DataStoreConfiguration, Sendable {
         return "PostgreSQL at \(place), database \(connection.database ?? connection.username)"
     }
 
+    /// Whether two configurations open the same store: name, server, user, database schema
+    /// and `allowsSave` (the password and TLS settings are not compared).
     public static func == (lhs: PostgresStoreConfiguration, rhs: PostgresStoreConfiguration) -> Bool {
         lhs.name == rhs.name && lhs.location == rhs.location && lhs.connection.username == rhs.connection.username
             && lhs.databaseSchema == rhs.databaseSchema && lhs.allowsSave == rhs.allowsSave
     }
 
+    /// Hashes what ``==(_:_:)`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(location)

@@ -37,6 +37,7 @@ public enum PostgresStoreError: Error, Hashable, Sendable, CustomStringConvertib
         return nil
     }
 
+    /// What went wrong and where, for logs and messages; never the password or a bound value.
     public var description: String {
         switch self {
         case .invalidURL(let reason): return "invalid PostgreSQL URL: \(reason)"
