@@ -14,6 +14,9 @@ struct PostgresSchemaWriter {
     static let metadataTable = "_strata_metadata"
     /// The format this version writes.
     static let formatVersion = "1"
+    /// How many saves each store instance made: one row per instance, so that a store can tell
+    /// other processes' commits from its own without contending for one counter.
+    static let commitsTable = "_strata_commits"
 
     init(mapping: RelationalSchemaMapping, databaseSchema: String) {
         self.mapping = mapping
@@ -28,7 +31,8 @@ struct PostgresSchemaWriter {
         var statements = ["CREATE TABLE IF NOT EXISTS \(qualified(Self.metadataTable)) (\"key\" text PRIMARY KEY, \"value\" text NOT NULL)"]
         for table in mapping.orderedTables { statements += create(table) }
         for join in mapping.joinTables { statements += create(join) }
-        return statements
+        statements.append("CREATE TABLE IF NOT EXISTS \(qualified(Self.commitsTable)) (\"writer\" text PRIMARY KEY, \"commits\" bigint NOT NULL)")
+        return statements + PostgresHistory.createStatements(self)
     }
 
     /// The table of one entity and its indexes.

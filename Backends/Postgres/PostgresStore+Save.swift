@@ -26,10 +26,13 @@ extension PostgresStore {
         }
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         var writer = PostgresSaveWriter(store: self)
-        try pool.transaction { connection in
+        let token = try pool.transaction { connection in
             try writer.apply(inserted: request.inserted, updated: request.updated, deleted: request.deleted, on: connection)
+            let token = try PostgresHistory(store: self).record(writer.history, author: request.editingState.author, on: connection)
+            try countCommit(on: connection)
+            return token
         }
-        return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: writer.remapped)
+        return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: writer.remapped, historyToken: token)
     }
 
     /// Deletes the rows the request selects, with their join rows, in one statement.
@@ -47,10 +50,11 @@ extension PostgresStore {
         }
         let keys = "SELECT t0.\(SQLIdentifier.quote(RelationalSchemaMapping.primaryKey))" + rows.from
         try pool.transaction { connection in
-            try PostgresSaveWriter(store: self).clearJoinRows(of: table, ownersSQL: keys, binds: rows.compilation.binds, on: connection)
-            try pool.execute(
-                "DELETE FROM \(writer.qualified(table.tableName)) WHERE \(SQLIdentifier.quote(RelationalSchemaMapping.primaryKey)) IN (\(keys))",
-                rows.compilation.binds, on: connection)
+            var writer = PostgresSaveWriter(store: self)
+            try writer.clearJoinRows(of: table, ownersSQL: keys, binds: rows.compilation.binds, on: connection)
+            _ = try writer.deleteRows(of: table, where: "IN (\(keys))", binds: rows.compilation.binds, on: connection)
+            _ = try PostgresHistory(store: self).record(writer.history, author: request.editingState.author, on: connection)
+            try countCommit(on: connection)
         }
     }
 }
@@ -62,11 +66,15 @@ struct PostgresSaveWriter {
     /// To-one columns of inserted rows that name a model inserted later in the save, set once it has a key.
     private var fixups: [(table: RelationalSchemaMapping.Table, key: Int64, column: Int, target: PersistentIdentifier)] = []
     private var pendingFixups: [(column: Int, target: PersistentIdentifier)] = []
+    /// The save's changes, for its history row.
+    private(set) var history = HistoryRecorder()
+    private let recordsHistory: Bool
 
     private var primaryKey: String { SQLIdentifier.quote(RelationalSchemaMapping.primaryKey) }
 
     init(store: PostgresStore) {
         self.store = store
+        recordsHistory = store.configuration.historyRetention.isEnabled
     }
 
     mutating func apply(
@@ -76,9 +84,13 @@ struct PostgresSaveWriter {
         for snapshot in inserted {
             let table = try store.table(named: snapshot.persistentIdentifier.entityName)
             let listed = SnapshotColumns(snapshot, table: table)
-            let key = try insert(listed, into: table, on: connection)
+            let (key, inserted) = try insert(listed, into: table, on: connection)
             remapped[snapshot.persistentIdentifier] = try PersistentIdentifier.identifier(
                 for: store.identifier, entityName: table.entityName, primaryKey: key)
+            if recordsHistory {
+                // An insert that met another process's row updated it: history says so.
+                if inserted { history.insert(table.entityName, key: key) } else { history.update(table.entityName, key: key, properties: table.propertyNames) }
+            }
             joinWrites.append((table, key, listed))
         }
         for fixup in fixups {
@@ -96,6 +108,7 @@ struct PostgresSaveWriter {
             let listed = SnapshotColumns(snapshot, table: table)
             try update(listed, in: table, key: key, on: connection)
             joinWrites.append((table, key, listed))
+            if recordsHistory { history.update(table.entityName, key: key, properties: snapshot.propertyNames) }
         }
         for (table, key, listed) in joinWrites where table.hasJoinTables { try writeJoinRows(listed, table: table, key: key, on: connection) }
         var deletes: [(table: RelationalSchemaMapping.Table, keys: [Int64])] = []
@@ -112,13 +125,44 @@ struct PostgresSaveWriter {
             var binds = PostgresBindings()
             binds.append(keys)
             try clearJoinRows(of: table, ownersSQL: "SELECT unnest($1::bigint[])", binds: binds, on: connection)
-            let deleted = try store.pool.execute(
-                "DELETE FROM \(store.writer.qualified(table.tableName)) WHERE \(primaryKey) = ANY($1)", binds, on: connection)
+            let deleted = try deleteRows(of: table, where: "= ANY($1)", binds: binds, order: keys, on: connection)
             guard deleted == keys.count else {
                 throw SwiftDataError.modelValidationFailure.with(
                     details: "the PostgreSQL store \(store.configuration.name) holds only \(deleted) of the \(keys.count) \(table.entityName) models the save deletes; nothing was saved")
             }
         }
+    }
+
+    /// Deletes the rows of `table` whose key satisfies `condition` (`= ANY($1)`, `IN (...)`),
+    /// recording them in history in the order of `order` (else of their keys), with the
+    /// tombstone values of their `.preserveValueOnDeletion` columns; returns how many went.
+    mutating func deleteRows(
+        of table: RelationalSchemaMapping.Table, where condition: String, binds: PostgresBindings, order: [Int64]? = nil,
+        on connection: PostgresConnection
+    ) throws -> Int {
+        let preserved = recordsHistory ? store.preservedColumns[table.entityName] ?? [] : []
+        let returned = ([primaryKey] + preserved.map { PostgresValueCodec.selection(SQLIdentifier.quote($0.name), kind: $0.kind) })
+            .joined(separator: ", ")
+        let rows = try store.pool.query(
+            "DELETE FROM \(store.writer.qualified(table.tableName)) WHERE \(primaryKey) \(condition) RETURNING \(returned)", binds, on: connection)
+        var tombstones: [Int64: [String: PersistentValue]] = [:]
+        for row in rows {
+            var cells = row.makeIterator()
+            guard let key = try cells.next()?.decode(Int64.self) else { continue }
+            var tombstone: [String: PersistentValue] = [:]
+            for column in preserved {
+                guard let cell = cells.next() else { break }
+                tombstone[column.name] = try PostgresValueCodec.decode(cell, column: column, storeIdentifier: store.identifier, table: table.tableName)
+            }
+            tombstones[key] = tombstone
+        }
+        if recordsHistory {
+            for key in order ?? tombstones.keys.sorted() {
+                guard let tombstone = tombstones[key] else { continue }
+                history.delete(table.entityName, key: key, tombstone: tombstone)
+            }
+        }
+        return tombstones.count
     }
 
     /// The `_pk` of a model this store gave an identifier to.
@@ -153,7 +197,11 @@ struct PostgresSaveWriter {
         }
     }
 
-    private mutating func insert(_ listed: SnapshotColumns, into table: RelationalSchemaMapping.Table, on connection: PostgresConnection) throws -> Int64 {
+    /// Inserts a row and returns its key, and whether it is new (`false` when it met a row of
+    /// the same unique key, which it updated).
+    private mutating func insert(
+        _ listed: SnapshotColumns, into table: RelationalSchemaMapping.Table, on connection: PostgresConnection
+    ) throws -> (key: Int64, inserted: Bool) {
         pendingFixups = []
         var binds = PostgresBindings()
         bind(listed, columns: table.everyColumn, table: table, key: nil, into: &binds)
@@ -168,14 +216,15 @@ struct PostgresSaveWriter {
                 sql += " ON CONFLICT (\(terms)) DO UPDATE SET " + names.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
             }
         }
-        sql += " RETURNING \(primaryKey)"
+        // `xmax` is 0 in a row the statement inserted, and set in one it updated.
+        sql += " RETURNING \(primaryKey), (xmax = 0)"
         guard let row = try store.pool.query(sql, binds, on: connection).first else {
             throw PostgresStoreError.server(location: store.location, sqlState: "?", message: "an INSERT returned no key", sql: sql)
         }
-        let key = try row.decode(Int64.self)
+        let (key, inserted) = try row.decode((Int64, Bool).self)
         for pending in pendingFixups { fixups.append((table, key, pending.column, pending.target)) }
         pendingFixups = []
-        return key
+        return (key, inserted)
     }
 
     /// Sets the listed columns of row `key`; a row that does not exist throws.

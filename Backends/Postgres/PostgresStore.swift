@@ -17,7 +17,9 @@ import StrataCore
 ///
 /// `DataStore`'s methods are synchronous; ``PostgresConnectionPool`` describes how they wait
 /// for postgres-nio without tying up an event loop.
-public final class PostgresStore: DataStore, DataStoreBatching, DataStoreExplaining, DataStorePartialUpdating, @unchecked Sendable {
+public final class PostgresStore: DataStore, DataStoreBatching, DataStoreExplaining, DataStorePartialUpdating, DataStoreExternalChangeDetecting,
+    @unchecked Sendable
+{
     /// The configuration the store was opened with.
     public let configuration: PostgresStoreConfiguration
     /// The models the store holds.
@@ -30,6 +32,11 @@ public final class PostgresStore: DataStore, DataStoreBatching, DataStoreExplain
     let writer: PostgresSchemaWriter
     let pool: PostgresConnectionPool
     var location: String { configuration.location }
+    /// For each entity with `.preserveValueOnDeletion` attributes, their columns: what a
+    /// delete returns for the tombstone it records in history.
+    let preservedColumns: [String: [RelationalSchemaMapping.Column]]
+    /// This store instance's row in the commits table.
+    let writerID = UUID().uuidString
 
     /// Opens the store, creating its tables in an empty database schema.
     ///
@@ -46,6 +53,7 @@ public final class PostgresStore: DataStore, DataStoreBatching, DataStoreExplain
         self.configuration = configuration
         self.schema = schema
         mapping = RelationalSchemaMapping(schema: schema)
+        preservedColumns = Self.preservedColumns(mapping, schema: schema)
         writer = PostgresSchemaWriter(mapping: mapping, databaseSchema: configuration.databaseSchema)
         pool = PostgresConnectionPool(
             configuration: configuration.connection, location: configuration.location, limit: configuration.maximumConnections,
@@ -75,15 +83,53 @@ public final class PostgresStore: DataStore, DataStoreBatching, DataStoreExplain
         return table
     }
 
-    /// Removes every model; keys go on from where they were, so no identifier is reused.
+    private static func preservedColumns(_ mapping: RelationalSchemaMapping, schema: Schema) -> [String: [RelationalSchemaMapping.Column]] {
+        var preservedColumns: [String: [RelationalSchemaMapping.Column]] = [:]
+        for table in mapping.orderedTables {
+            guard let entity = schema.entitiesByName[table.entityName] else { continue }
+            let preserved = Set(entity.attributes.filter { $0.options.contains(.preserveValueOnDeletion) }.map(\.name))
+            let columns = table.columns.filter { preserved.contains($0.name) }
+            if !columns.isEmpty { preservedColumns[table.entityName] = columns }
+        }
+        return preservedColumns
+    }
+
+    /// Removes every model and the history; keys and transaction identifiers go on from where
+    /// they were, so no identifier is reused and every token from before expires.
     ///
     /// - Throws: ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` store, or ``PostgresStoreError``.
     public func erase() throws {
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         let tables = mapping.orderedTables.map(\.tableName) + mapping.joinTables.map(\.name)
-        guard !tables.isEmpty else { return }
-        try pool.withConnection { connection in
-            try pool.execute("TRUNCATE \(tables.map(writer.qualified).joined(separator: ", "))", on: connection)
+        try pool.transaction { connection in
+            if !tables.isEmpty { try pool.execute("TRUNCATE \(tables.map(writer.qualified).joined(separator: ", "))", on: connection) }
+            try PostgresHistory(store: self).deleteAll(on: connection)
+            try countCommit(on: connection)
+        }
+    }
+
+    /// Counts a commit of this store instance, inside the committing transaction.
+    func countCommit(on connection: PostgresConnection) throws {
+        var binds = PostgresBindings()
+        binds.append(writerID)
+        try pool.execute(
+            "INSERT INTO \(writer.qualified(PostgresSchemaWriter.commitsTable)) AS c (\"writer\", \"commits\") VALUES ($1, 1) ON CONFLICT (\"writer\") DO UPDATE SET \"commits\" = c.\"commits\" + 1",
+            binds, on: connection)
+    }
+
+    /// How many commits other store instances made: other processes', and other containers'
+    /// on the same database schema. The core compares it before each fetch and refreshes the
+    /// registered models when it changed.
+    ///
+    /// - Throws: ``PostgresStoreError``.
+    public func externalChangeCount() throws -> Int64 {
+        var binds = PostgresBindings()
+        binds.append(writerID)
+        return try pool.withConnection { connection in
+            try pool.query(
+                "SELECT COALESCE(sum(\"commits\"), 0)::bigint FROM \(writer.qualified(PostgresSchemaWriter.commitsTable)) WHERE \"writer\" <> $1",
+                binds, on: connection
+            ).first.map { try $0.decode(Int64.self) } ?? 0
         }
     }
 }

@@ -38,6 +38,8 @@ public struct PostgresStoreConfiguration: DataStoreConfiguration, Sendable {
     public var maximumConnections: Int = 4
     /// How long opening a connection may take before the store reports the server unreachable.
     public var connectTimeout: Duration = .seconds(10)
+    /// How much history the store keeps: ``HistoryRetention/unlimited`` unless set.
+    public var historyRetention: HistoryRetention = .unlimited
 
     /// How postgres-nio connects: host or socket, credentials, database and TLS.
     public let connection: PostgresConnection.Configuration
@@ -113,6 +115,8 @@ public struct PostgresStoreConfiguration: DataStoreConfiguration, Sendable {
         hasher.combine(allowsSave)
     }
 }
+
+extension PostgresStoreConfiguration: HistoryRetaining {}
 
 /// A `postgres://` URL read into postgres-nio's configuration, or the reason it cannot be.
 struct PostgresURL {
