@@ -53,7 +53,7 @@ public final class PostgresStore: DataStore, DataStoreBatching, DataStoreExplain
         self.configuration = configuration
         self.schema = schema
         mapping = RelationalSchemaMapping(schema: schema)
-        preservedColumns = Self.preservedColumns(mapping, schema: schema)
+        preservedColumns = mapping.preservedColumns(in: schema)
         writer = PostgresSchemaWriter(mapping: mapping, databaseSchema: configuration.databaseSchema)
         pool = PostgresConnectionPool(
             configuration: configuration.connection, location: configuration.location, limit: configuration.maximumConnections,
@@ -81,17 +81,6 @@ public final class PostgresStore: DataStore, DataStoreBatching, DataStoreExplain
                 details: "the PostgreSQL store \(configuration.name) holds no entity \(entityName)")
         }
         return table
-    }
-
-    private static func preservedColumns(_ mapping: RelationalSchemaMapping, schema: Schema) -> [String: [RelationalSchemaMapping.Column]] {
-        var preservedColumns: [String: [RelationalSchemaMapping.Column]] = [:]
-        for table in mapping.orderedTables {
-            guard let entity = schema.entitiesByName[table.entityName] else { continue }
-            let preserved = Set(entity.attributes.filter { $0.options.contains(.preserveValueOnDeletion) }.map(\.name))
-            let columns = table.columns.filter { preserved.contains($0.name) }
-            if !columns.isEmpty { preservedColumns[table.entityName] = columns }
-        }
-        return preservedColumns
     }
 
     /// Removes every model and the history; keys and transaction identifiers go on from where

@@ -77,21 +77,10 @@ public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating
             connection, mapping: mapping, schema: schema, allowsSave: configuration.allowsSave, allowsBackward: migrationPlan != nil, path: path)
         if configuration.allowsSave && !memory { try Self.enableWAL(connection) }
         compiler = SQLiteQueryCompiler(mapping: mapping, storeIdentifier: identifier)
-        preservedColumns = Self.preservedColumns(mapping, schema: schema)
+        preservedColumns = mapping.preservedColumns(in: schema)
         externalStorage = memory ? nil : ExternalStorage(directory: Self.externalDirectory(of: URL(fileURLWithPath: path)), permissions: configuration.filePermissions)
         writer = connection
         sharesWriterForReads = memory
-    }
-
-    private static func preservedColumns(_ mapping: SQLiteSchemaMapping, schema: Schema) -> [String: [SQLiteSchemaMapping.Column]] {
-        var preservedColumns: [String: [SQLiteSchemaMapping.Column]] = [:]
-        for table in mapping.orderedTables {
-            guard let entity = schema.entitiesByName[table.entityName] else { continue }
-            let preserved = Set(entity.attributes.filter { $0.options.contains(.preserveValueOnDeletion) }.map(\.name))
-            let columns = table.columns.filter { preserved.contains($0.name) }
-            if !columns.isEmpty { preservedColumns[table.entityName] = columns }
-        }
-        return preservedColumns
     }
 
     private static func checkFile(_ configuration: ModelConfiguration) throws {

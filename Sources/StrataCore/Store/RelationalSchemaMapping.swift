@@ -92,6 +92,19 @@ package struct RelationalSchemaMapping: Sendable {
 
     package static let primaryKey = "_pk"
 
+    /// For each entity with `.preserveValueOnDeletion` attributes, their columns: what a
+    /// delete reads for the tombstone it records in history.
+    package func preservedColumns(in schema: Schema) -> [String: [Column]] {
+        var preservedColumns: [String: [Column]] = [:]
+        for table in orderedTables {
+            guard let entity = schema.entitiesByName[table.entityName] else { continue }
+            let preserved = Set(entity.attributes.filter { $0.options.contains(.preserveValueOnDeletion) }.map(\.name))
+            let columns = table.columns.filter { preserved.contains($0.name) }
+            if !columns.isEmpty { preservedColumns[table.entityName] = columns }
+        }
+        return preservedColumns
+    }
+
     package init(schema: Schema) {
         let local = Set(schema.entities.map(\.name))
         var tables: [String: Table] = [:]
