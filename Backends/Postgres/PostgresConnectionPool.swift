@@ -42,6 +42,13 @@ final class PostgresConnectionPool: @unchecked Sendable {
         self.logger = logger
     }
 
+    /// A pool for a store configuration's server, of at most `limit` connections.
+    convenience init(configuration: PostgresStoreConfiguration, limit: Int? = nil) {
+        self.init(
+            configuration: configuration.connection, location: configuration.location, limit: limit ?? configuration.maximumConnections,
+            connectTimeout: configuration.connectTimeout)
+    }
+
     deinit {
         for connection in idle { closeQuietly(connection) }
     }

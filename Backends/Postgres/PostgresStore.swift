@@ -55,9 +55,7 @@ public final class PostgresStore: DataStore, DataStoreBatching, DataStoreExplain
         mapping = RelationalSchemaMapping(schema: schema)
         preservedColumns = mapping.preservedColumns(in: schema)
         writer = PostgresSchemaWriter(mapping: mapping, databaseSchema: configuration.databaseSchema)
-        pool = PostgresConnectionPool(
-            configuration: configuration.connection, location: configuration.location, limit: configuration.maximumConnections,
-            connectTimeout: configuration.connectTimeout)
+        pool = PostgresConnectionPool(configuration: configuration)
         do {
             identifier = try PostgresMetadata(store: (pool, writer, configuration), schema: schema, mapping: mapping)
                 .prepare(allowsBackward: migrationPlan != nil)
@@ -129,6 +127,20 @@ struct PostgresMetadata {
     let schema: Schema
     let mapping: RelationalSchemaMapping
 
+    /// Opening `schema`'s store.
+    init(store: (pool: PostgresConnectionPool, writer: PostgresSchemaWriter, configuration: PostgresStoreConfiguration), schema: Schema, mapping: RelationalSchemaMapping) {
+        self.store = store
+        self.schema = schema
+        self.mapping = mapping
+    }
+
+    /// Reading what the database schema of `configuration` records, with `pool`.
+    init(reading configuration: PostgresStoreConfiguration, pool: PostgresConnectionPool) {
+        let schema = configuration.schema ?? Schema([])
+        let mapping = RelationalSchemaMapping(schema: schema)
+        self.init(store: (pool, PostgresSchemaWriter(mapping: mapping, databaseSchema: configuration.databaseSchema), configuration), schema: schema, mapping: mapping)
+    }
+
     private var location: String { store.configuration.location }
     private var pool: PostgresConnectionPool { store.pool }
     private var writer: PostgresSchemaWriter { store.writer }
@@ -165,6 +177,31 @@ struct PostgresMetadata {
     /// Checks an existing store and returns its identifier: `nil` when the database schema is
     /// empty, or when it needs changes and `changing` is `false`; with `changing`, makes them.
     private func check(on connection: PostgresConnection, allowsBackward: Bool, changing: Bool) throws -> String? {
+        guard let (identifier, stored) = try recorded(on: connection) else { return nil }
+        if stored.version > schema.version && !allowsBackward {
+            throw SwiftDataError.backwardMigration.with(
+                details: "\(location) was written by schema version \(stored.version); this app's schema is \(schema.version)")
+        }
+        let migration = PostgresLightweightMigration(store: store, stored: stored, schema: schema, mapping: mapping)
+        let changes = stored.hasSameStructure(as: schema) ? [] : try migration.steps()
+        if changes.isEmpty && stored == schema { return identifier }
+        guard store.configuration.allowsSave else {
+            if changes.isEmpty { return identifier }
+            throw PostgresStoreError.readOnly(location: location)
+        }
+        guard changing else { return nil }
+        for step in changes { try migration.run(step, on: connection) }
+        try record(on: connection)
+        return identifier
+    }
+
+    /// The identity and schema an existing store records, read without writing; `nil` for an
+    /// empty database schema.
+    ///
+    /// - Throws: ``PostgresStoreError/foreignDatabase(location:databaseSchema:tables:)``,
+    ///   ``PostgresStoreError/unsupportedFormat(location:version:)``, or ``SwiftDataError/unknownSchema``
+    ///   for a record that cannot be read.
+    func recorded(on connection: PostgresConnection) throws -> (identifier: String, schema: Schema)? {
         let tables = try existingTables(on: connection)
         if tables.isEmpty { return nil }
         guard tables.contains(PostgresSchemaWriter.metadataTable) else {
@@ -178,64 +215,11 @@ struct PostgresMetadata {
         guard let identifier = values["storeIdentifier"], let text = values["schema"] else {
             throw SwiftDataError.unknownSchema.with(details: "\(location) has no readable schema record")
         }
-        let stored: Schema
         do {
-            stored = try JSONDecoder().decode(Schema.self, from: Data(text.utf8))
+            return (identifier, try JSONDecoder().decode(Schema.self, from: Data(text.utf8)))
         } catch {
             throw SwiftDataError.unknownSchema.with(details: "\(location) records a schema that cannot be read: \(error)")
         }
-        if stored.version > schema.version && !allowsBackward {
-            throw SwiftDataError.backwardMigration.with(
-                details: "\(location) was written by schema version \(stored.version); this app's schema is \(schema.version)")
-        }
-        let changes = try additions(to: tables, stored: stored, on: connection)
-        if changes.isEmpty && stored == schema { return identifier }
-        guard store.configuration.allowsSave else {
-            if changes.isEmpty { return identifier }
-            throw PostgresStoreError.readOnly(location: location)
-        }
-        guard changing else { return nil }
-        for statement in changes { try pool.execute(statement, on: connection) }
-        try record(on: connection)
-        return identifier
-    }
-
-    /// The statements that add what `schema` has and the database lacks: tables, columns and
-    /// indexes. A change of any other kind (a removed or retyped column) is not additive.
-    ///
-    /// - Throws: ``SwiftDataError/unknownSchema`` naming the first change that is not additive.
-    private func additions(to tables: Set<String>, stored: Schema, on connection: PostgresConnection) throws -> [String] {
-        if stored.hasSameStructure(as: schema) { return [] }
-        var binds = PostgresBindings()
-        binds.append(store.configuration.databaseSchema)
-        var columns: [String: [String: String]] = [:]
-        for row in try pool.query(
-            "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = $1", binds, on: connection)
-        {
-            let (table, column, type) = try row.decode((String, String, String).self)
-            columns[table, default: [:]][column] = type
-        }
-        var statements: [String] = []
-        for table in mapping.orderedTables {
-            guard let existing = columns[table.tableName] else {
-                statements += writer.create(table)
-                continue
-            }
-            for column in table.columns {
-                let type = PostgresValueCodec.columnType(column)
-                if let found = existing[column.name] {
-                    guard found == type else {
-                        throw SwiftDataError.unknownSchema.with(
-                            details: "\(location): \(table.tableName).\(column.name) is \(found), and the schema needs \(type); a migration plan must change it")
-                    }
-                    continue
-                }
-                statements.append("ALTER TABLE \(writer.qualified(table.tableName)) ADD COLUMN \(writer.definition(of: column))")
-            }
-            statements += writer.indexes(of: table)
-        }
-        for join in mapping.joinTables where !tables.contains(join.name) { statements += writer.create(join) }
-        return statements
     }
 
     private func create(on connection: PostgresConnection) throws -> String {
@@ -246,7 +230,7 @@ struct PostgresMetadata {
         return identifier
     }
 
-    private func existingTables(on connection: PostgresConnection) throws -> Set<String> {
+    func existingTables(on connection: PostgresConnection) throws -> Set<String> {
         var binds = PostgresBindings()
         binds.append(store.configuration.databaseSchema)
         var tables: Set<String> = []
@@ -277,7 +261,7 @@ struct PostgresMetadata {
         }
     }
 
-    private func read(on connection: PostgresConnection) throws -> [String: String] {
+    func read(on connection: PostgresConnection) throws -> [String: String] {
         var values: [String: String] = [:]
         for row in try pool.query("SELECT \"key\", \"value\" FROM \(writer.qualified(PostgresSchemaWriter.metadataTable))", on: connection) {
             let (key, value) = try row.decode((String, String).self)

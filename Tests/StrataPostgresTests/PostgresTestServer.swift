@@ -61,8 +61,24 @@ enum PostgresTestServer {
         return try connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "strata.tests")).wait()
     }
 
-    /// Drops the database schemas of `names`, with everything in them.
+    /// Drops the database schemas of `names`, and any migration working copy left beside
+    /// them, with everything in them.
     static func drop(_ names: [String]) {
-        for name in Set(names) { try? execute("DROP SCHEMA IF EXISTS \"\(databaseSchema(name))\" CASCADE") }
+        for name in Set(names) {
+            let schemas = (try? query("SELECT nspname FROM pg_namespace WHERE starts_with(nspname, '\(databaseSchema(name))')")
+                .map { try $0.decode(String.self) }) ?? []
+            for schema in schemas {
+                // Tests run side by side, and two DROP ... CASCADE can deadlock on the catalog: try again.
+                for attempt in 1...5 {
+                    do {
+                        try execute("DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE")
+                        break
+                    } catch {
+                        if attempt == 5 { print("could not drop the test schema \(schema): \(error)") }
+                        Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
+                    }
+                }
+            }
+        }
     }
 }
