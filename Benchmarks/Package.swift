@@ -16,6 +16,7 @@ let package = Package(
         .package(name: "Strata", path: ".."), // named, so it does not depend on the clone's folder name
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
     ],
     targets: [
         // The C boundary for the raw baseline.
@@ -34,7 +35,9 @@ let package = Package(
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataMemory", package: "Strata"),
                 .product(name: "StrataJSON", package: "Strata"),
+                .product(name: "StrataPostgres", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Sources/BenchWorkloads"
         ),

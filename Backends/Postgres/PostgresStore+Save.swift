@@ -81,17 +81,58 @@ struct PostgresSaveWriter {
         inserted: [DefaultSnapshot], updated: [DefaultSnapshot], deleted: [DefaultSnapshot], on connection: PostgresConnection
     ) throws {
         var joinWrites: [(RelationalSchemaMapping.Table, Int64, SnapshotColumns)] = []
+        // Tables without `#Unique` take their rows in batches, with keys drawn first, so every
+        // reference to them resolves before any row is written; the others go row by row, as
+        // upserts whose key the server decides.
+        var batches: [(table: RelationalSchemaMapping.Table, rows: [SnapshotColumns], keys: [Int64])] = []
+        var single: [(table: RelationalSchemaMapping.Table, listed: SnapshotColumns)] = []
         for snapshot in inserted {
             let table = try store.table(named: snapshot.persistentIdentifier.entityName)
             let listed = SnapshotColumns(snapshot, table: table)
-            let (key, inserted) = try insert(listed, into: table, on: connection)
-            remapped[snapshot.persistentIdentifier] = try PersistentIdentifier.identifier(
-                for: store.identifier, entityName: table.entityName, primaryKey: key)
-            if recordsHistory {
-                // An insert that met another process's row updated it: history says so.
-                if inserted { history.insert(table.entityName, key: key) } else { history.update(table.entityName, key: key, properties: table.propertyNames) }
+            if !table.uniqueConstraints.isEmpty {
+                single.append((table, listed))
+            } else if let index = batches.firstIndex(where: { $0.table.entityName == table.entityName }) {
+                batches[index].rows.append(listed)
+            } else {
+                batches.append((table, [listed], []))
             }
+        }
+        for index in batches.indices {
+            let table = batches[index].table
+            let keys = try PostgresBatchInsert(store: store, table: table).drawKeys(batches[index].rows.count, on: connection)
+            batches[index].keys = keys
+            let template = try PersistentIdentifier.identifier(for: store.identifier, entityName: table.entityName, primaryKey: 0)
+            for (listed, key) in zip(batches[index].rows, keys) { remapped[listed.snapshot.persistentIdentifier] = template.replacingPrimaryKey(key) }
+        }
+        var written: [PersistentIdentifier: (entity: String, key: Int64, inserted: Bool)] = [:]
+        for (table, listed) in single {
+            let (key, inserted) = try insert(listed, into: table, on: connection)
+            remapped[listed.snapshot.persistentIdentifier] = try PersistentIdentifier.identifier(
+                for: store.identifier, entityName: table.entityName, primaryKey: key)
+            written[listed.snapshot.persistentIdentifier] = (table.entityName, key, inserted)
             joinWrites.append((table, key, listed))
+        }
+        for (table, rows, keys) in batches {
+            try PostgresBatchInsert(store: store, table: table).insert(rows, keys: keys, on: connection) { listed, column in
+                let value = listed.value(ofColumn: column) ?? .null
+                if case .identifier(let target) = value, target.isTemporary { return remapped[target].map { .identifier($0) } ?? .null }
+                return value
+            }
+            for (listed, key) in zip(rows, keys) {
+                written[listed.snapshot.persistentIdentifier] = (table.entityName, key, true)
+                joinWrites.append((table, key, listed))
+            }
+        }
+        if recordsHistory {
+            // In the save's order; an insert that met another process's row updated it, and history says so.
+            for snapshot in inserted {
+                guard let row = written[snapshot.persistentIdentifier] else { continue }
+                if row.inserted {
+                    history.insert(row.entity, key: row.key)
+                } else {
+                    history.update(row.entity, key: row.key, properties: snapshot.propertyNames)
+                }
+            }
         }
         for fixup in fixups {
             guard let target = remapped[fixup.target], let targetKey = target.primaryKey(as: Int64.self) else { continue }

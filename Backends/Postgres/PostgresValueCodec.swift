@@ -122,7 +122,7 @@ enum PostgresValueCodec {
         }
     }
 
-    private static func encodeIdentifiers(_ ids: [PersistentIdentifier]) -> String {
+    static func encodeIdentifiers(_ ids: [PersistentIdentifier]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return (try? encoder.encode(ids)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"

@@ -61,7 +61,7 @@ public final class Fixtures: Sendable {
     /// - Throws: A SQLite, Strata or file error.
     public func prepareSeeds(for backend: Backend, workload: Workload) throws {
         switch workload {
-        case .insert, .memfilter, .json: return
+        case .insert, .memfilter, .json, .pginsert, .pgfetch: return
         case .graph: try prepareGraphSeed(for: backend)
         case .fetch, .filter, .lookup, .update, .delete, .enumerate: try prepareSeeds(for: backend)
         }

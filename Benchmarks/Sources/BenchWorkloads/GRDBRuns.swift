@@ -25,7 +25,7 @@ enum GRDBRuns {
             return GRDBGraph(queue: try open(fixtures.freshGraphCopy(for: .grdb)))
         case .enumerate:
             return GRDBEnumerate(queue: try open(fixtures.freshCopy(for: .grdb)))
-        case .memfilter, .json:
+        case .memfilter, .json, .pginsert, .pgfetch:
             throw WorkloadNotApplicable(backend: .grdb, workload: workload)
         }
     }

@@ -31,6 +31,8 @@ enum RawRuns {
             return ArrayFilter(objects: TripValues.rows(fixtures.count).map(TripObject.init))
         case .json:
             return CodableJSON(url: try fixtures.runFile("codable.json"), trips: TripValues.rows(fixtures.count).map(CodableTrip.init))
+        case .pginsert, .pgfetch:
+            return try PostgresRuns.make(.raw, workload, fixtures: fixtures)
         }
     }
 }

@@ -41,6 +41,8 @@ enum StrataRuns {
             return try StrataMemoryFilter.make(rows: TripValues.rows(fixtures.count), history: history)
         case .json:
             return try StrataJSONSave(url: fixtures.runFile("strata.json"), rows: TripValues.rows(fixtures.count), history: history)
+        case .pginsert, .pgfetch:
+            return try PostgresRuns.make(history == .disabled ? .strataNoHistory : .strata, workload, fixtures: fixtures)
         }
     }
 

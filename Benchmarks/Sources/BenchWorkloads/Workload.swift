@@ -37,6 +37,14 @@ public enum Workload: String, CaseIterable, Sendable {
     case json
     /// Visit all N trips a batch of 5,000 at a time, reading one property of each.
     case enumerate
+    /// Insert N trips into PostgreSQL and save (PostgresStore; hand-written postgres-nio as the floor).
+    case pginsert
+    /// Fetch all N trips from PostgreSQL, reading one property of each (PostgresStore; a plain
+    /// postgres-nio `SELECT` into objects as the floor).
+    case pgfetch
+
+    /// Whether the workload needs the PostgreSQL server `STRATA_POSTGRES_URL` names.
+    public var needsPostgres: Bool { self == .pginsert || self == .pgfetch }
 }
 
 /// One prepared run of a workload: everything untimed happened in ``WorkloadRuns/make(_:_:fixtures:)``;
@@ -83,6 +91,7 @@ public enum WorkloadRuns {
     ///   backend does not run the workload (see ``Backend/runs(_:)``).
     public static func make(_ backend: Backend, _ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
         guard backend.runs(workload) else { throw WorkloadNotApplicable(backend: backend, workload: workload) }
+        if workload.needsPostgres { return try PostgresRuns.make(backend, workload, fixtures: fixtures) }
         switch backend {
         case .raw: return try RawRuns.make(workload, fixtures: fixtures)
         case .strata: return try StrataRuns.make(workload, fixtures: fixtures, history: .unlimited)
@@ -95,7 +104,7 @@ public enum WorkloadRuns {
     /// The checksum every backend must return for `workload` over `count` trips.
     public static func expectedChecksum(_ workload: Workload, count: Int) -> Int {
         switch workload {
-        case .insert, .fetch, .update, .delete, .json, .enumerate: return count
+        case .insert, .fetch, .update, .delete, .json, .enumerate, .pginsert, .pgfetch: return count
         case .lookup: return TripValues.lookupCount
         case .graph: return GraphValues.tripCount(count) * GraphValues.itemsPerTrip
         case .filter, .memfilter:
@@ -129,7 +138,7 @@ extension Backend {
     public func runs(_ workload: Workload) -> Bool {
         switch self {
         case .raw, .strata, .strataNoHistory: return true
-        case .grdb: return workload != .memfilter && workload != .json
+        case .grdb: return workload != .memfilter && workload != .json && !workload.needsPostgres
         case .strataUndo: return workload == .insert || workload == .update || workload == .delete
         }
     }

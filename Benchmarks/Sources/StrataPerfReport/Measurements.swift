@@ -96,6 +96,7 @@ extension Workload {
         case .memfilter: return 1.5
         case .json: return 1.0
         case .enumerate: return nil
+        case .pginsert, .pgfetch: return 2.0
         }
     }
 
@@ -114,6 +115,8 @@ extension Workload {
         case .memfilter: return "memfilter ×10 (MemoryStore; raw = `Array.filter`)"
         case .json: return "json save + reopen + fetch (raw = Codable)"
         case .enumerate: return "enumerate N, batches of 5,000"
+        case .pginsert: return "pginsert N + save (PostgresStore; raw = postgres-nio prepared INSERT)"
+        case .pgfetch: return "pgfetch all N (PostgresStore; raw = postgres-nio SELECT)"
         }
     }
 }

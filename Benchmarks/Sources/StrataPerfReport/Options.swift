@@ -5,7 +5,8 @@ import Foundation
 struct Options {
     var count = 100_000
     var repetitions = 3
-    var workloads = Workload.allCases
+    /// Every workload; the PostgreSQL ones only when `STRATA_POSTGRES_URL` names a server.
+    var workloads = Workload.allCases.filter { !$0.needsPostgres || ProcessInfo.processInfo.environment["STRATA_POSTGRES_URL"] != nil }
     var backends = Backend.allCases
     /// Whether `--backends` was given; the enumerate sizes table then uses those backends.
     var backendsGiven = false

@@ -17,6 +17,9 @@ func report(_ options: Options) throws {
         }
     }
 
+    if options.workloads.contains(where: \.needsPostgres) {
+        note("PostgreSQL server: \((try? PostgresSettings.describe()) ?? "unreadable")")
+    }
     var measurements = Measurements(count: options.count)
     var failures: [String] = []
     for repetition in 1...options.repetitions {
