@@ -70,6 +70,29 @@ struct PostgresStoreTests {
         #expect(try PostgresTestServer.tables(in: namespace) == ["invoices"])
     }
 
+    @Test func aDatabaseWrittenByANewerSchemaIsRefusedAndLeftAsItWas() throws {
+        let name = "newer-\(UUID().uuidString.prefix(8))"
+        defer { PostgresTestServer.drop([name]) }
+        var newer = configuration(name)
+        newer.schema = Schema([Ticket.self], version: Schema.Version(2, 0, 0))
+        let context = ModelContext(try ModelContainer(for: newer.schema!, configurations: newer))
+        context.insert(Ticket(code: "A", holder: "newer"))
+        try context.save()
+        let namespace = PostgresTestServer.databaseSchema(name)
+        let before = try PostgresTestServer.query("SELECT \"key\", \"value\" FROM \"\(namespace)\"._strata_metadata ORDER BY 1")
+            .map { try $0.decode((String, String).self) }.map { "\($0)=\($1)" }
+
+        var older = configuration(name)
+        older.schema = Schema([Ticket.self], version: Schema.Version(1, 0, 0))
+        let error = try #require(throws: SwiftDataError.self) { try PostgresStore(older, migrationPlan: nil) }
+        #expect(error == SwiftDataError.backwardMigration)
+        #expect("\(error)".contains("127.0.0.1") || "\(error)".contains("socket"), "the error names the server: \(error)")
+        #expect("\(error)".contains(newer.connection.database ?? "?"), "the error names the database: \(error)")
+        let after = try PostgresTestServer.query("SELECT \"key\", \"value\" FROM \"\(namespace)\"._strata_metadata ORDER BY 1")
+            .map { try $0.decode((String, String).self) }.map { "\($0)=\($1)" }
+        #expect(after == before, "nothing was written")
+    }
+
     @Test func aReadOnlyStoreCreatesNothing() throws {
         let name = "readonly-\(UUID().uuidString.prefix(8))"
         defer { PostgresTestServer.drop([name]) }
