@@ -35,11 +35,14 @@ struct PostgresBatchInsert {
         for start in stride(from: 0, to: rows.count, by: Self.chunkSize) {
             let range = start..<min(start + Self.chunkSize, rows.count)
             var binds = PostgresBindings()
-            binds.append(PostgresData(type: .int8Array, value: Self.array(of: 20, keys[range].map { Self.element(.int($0), kind: .int) })))
+            binds.append(PostgresData(type: .int8Array, value: Self.array(of: 20, count: range.count) { buffer in
+                for key in keys[range] { Self.write(.int(key), kind: .int, into: &buffer) }
+            }))
             for (index, column) in table.columns.enumerated() {
                 let form = Self.arrayForm(column)
-                let elements = rows[range].map { Self.element(value($0, index), kind: form.kind) }
-                binds.append(PostgresData(type: form.arrayType, value: Self.array(of: form.elementOID, elements)))
+                binds.append(PostgresData(type: form.arrayType, value: Self.array(of: form.elementOID, count: range.count) { buffer in
+                    for row in rows[range] { Self.write(value(row, index), kind: form.kind, into: &buffer) }
+                }))
             }
             try store.pool.execute(sql, binds, on: connection)
         }
@@ -77,46 +80,57 @@ struct PostgresBatchInsert {
         }
     }
 
-    /// The binary form of one element, or `nil` for `NULL`: the same bytes postgres-nio sends
-    /// for a single value of the column.
-    private static func element(_ value: PersistentValue, kind: PersistentValue.Kind) -> [UInt8]? {
-        func bigEndian<T: FixedWidthInteger>(_ number: T) -> [UInt8] { withUnsafeBytes(of: number.bigEndian, Array.init) }
+    /// Writes one element of an array: its length and binary form (the bytes postgres-nio
+    /// sends for a single value of the column), or the length -1 for `NULL`.
+    private static func write(_ value: PersistentValue, kind: PersistentValue.Kind, into buffer: inout ByteBuffer) {
+        let start = buffer.writerIndex
+        buffer.writeInteger(Int32(0))
         switch value {
-        case .null: return nil
-        case .bool(let flag): return [flag ? 1 : 0]
-        case .int(let number): return bigEndian(number)
-        case .double(let number): return bigEndian(number.bitPattern)
-        case .date(let date): return bigEndian(date.timeIntervalSinceReferenceDate.bitPattern)
-        case .uuid(let uuid): return withUnsafeBytes(of: uuid.uuid, Array.init)
-        case .data(let bytes): return Array(bytes)
-        case .string(let text): return Array(PostgresStrings.encode(text).utf8)
-        case .url(let url): return Array(url.absoluteString.utf8)
-        case .decimal(let decimal): return Array(decimal.description.utf8)
-        case .codable(let json): return Array(json)
+        case .null:
+            buffer.setInteger(Int32(-1), at: start)
+            return
+        case .bool(let flag): buffer.writeInteger(UInt8(flag ? 1 : 0))
+        case .int(let number): buffer.writeInteger(number)
+        case .double(let number): buffer.writeInteger(number.bitPattern)
+        case .date(let date): buffer.writeInteger(date.timeIntervalSinceReferenceDate.bitPattern)
+        case .uuid(let uuid): withUnsafeBytes(of: uuid.uuid) { _ = buffer.writeBytes($0) }
+        case .data(let bytes): buffer.writeBytes(bytes)
+        case .string(let text): buffer.writeString(PostgresStrings.encode(text))
+        case .url(let url): buffer.writeString(url.absoluteString)
+        case .decimal(let decimal): buffer.writeString(decimal.description)
+        case .codable(let json): buffer.writeBytes(json)
         case .identifier(let id):
             // In a same-store to-one column, the key (an int8 element); in a cross-store one, the JSON text.
-            if kind == .identifier, let key = id.primaryKey(as: Int64.self) { return bigEndian(key) }
-            return Array(PostgresValueCodec.encodeIdentifiers([id]).utf8)
-        case .identifiers(let ids): return Array(PostgresValueCodec.encodeIdentifiers(ids).utf8)
+            if kind == .identifier, let key = id.primaryKey(as: Int64.self) {
+                buffer.writeInteger(key)
+            } else {
+                buffer.writeString(PostgresValueCodec.encodeIdentifiers([id]))
+            }
+        case .identifiers(let ids): buffer.writeString(PostgresValueCodec.encodeIdentifiers(ids))
         }
+        buffer.setInteger(Int32(buffer.writerIndex - start - 4), at: start)
     }
 
-    /// A one-dimensional binary PostgreSQL array of `elements`, whose type has OID `elementOID`.
-    private static func array(of elementOID: UInt32, _ elements: [[UInt8]?]) -> ByteBuffer {
+    /// A one-dimensional binary PostgreSQL array of `count` elements, whose type has OID
+    /// `elementOID`, written by `elements` with ``write(_:kind:into:)``.
+    private static func array(of elementOID: UInt32, count: Int, _ elements: (inout ByteBuffer) -> Void) -> ByteBuffer {
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(20 + elements.reduce(0) { $0 + 4 + ($1?.count ?? 0) })
         buffer.writeInteger(Int32(1))  // dimensions
-        buffer.writeInteger(Int32(elements.contains(where: { $0 == nil }) ? 1 : 0))  // has nulls
+        let flags = buffer.writerIndex
+        buffer.writeInteger(Int32(0))  // has nulls, set below
         buffer.writeInteger(elementOID)
-        buffer.writeInteger(Int32(elements.count))  // length of the dimension
+        buffer.writeInteger(Int32(count))  // length of the dimension
         buffer.writeInteger(Int32(1))  // lower bound
-        for element in elements {
-            if let element {
-                buffer.writeInteger(Int32(element.count))
-                buffer.writeBytes(element)
-            } else {
-                buffer.writeInteger(Int32(-1))
+        let first = buffer.writerIndex
+        elements(&buffer)
+        // A NULL element is a length of -1: look for one, rather than thread a flag through.
+        var index = first
+        while index < buffer.writerIndex, let length: Int32 = buffer.getInteger(at: index) {
+            if length < 0 {
+                buffer.setInteger(Int32(1), at: flags)
+                break
             }
+            index += 4 + Int(length)
         }
         return buffer
     }
