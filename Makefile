@@ -1,9 +1,10 @@
 # The two commands of the README. Both install missing system packages first.
 SWIFT ?= swift
 
-# What runs a second time under ThreadSanitizer: the model actors and every store's
-# conformance suite (its concurrent-save checks included), observed queries and autosave.
-TSAN_FILTER ?= ModelActorConcurrencyTests|SQLiteLoadTests|ConformanceTests|ValueTransformerTests|ResultsObserverTests|AutosaveTests
+# What runs a second time under ThreadSanitizer: the model actors, the load tests (SQLite's,
+# and PostgreSQL's connection pool under ten writers), every store's conformance suite (its
+# concurrent-save checks included), observed queries and autosave.
+TSAN_FILTER ?= ModelActorConcurrencyTests|SQLiteLoadTests|PostgresLoadTests|ConformanceTests|ValueTransformerTests|ResultsObserverTests|AutosaveTests
 
 .PHONY: demo test test-tsan soak fuzz-json system-packages
 
