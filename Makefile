@@ -1,12 +1,12 @@
 # The two commands of the README. Both install missing system packages first.
 SWIFT ?= swift
 
-# What runs a second time under ThreadSanitizer: the model actors, the load tests (SQLite's,
-# and PostgreSQL's connection pool under ten writers), every store's conformance suite (its
-# concurrent-save checks included), observed queries and autosave.
-TSAN_FILTER ?= ModelActorConcurrencyTests|SQLiteLoadTests|PostgresLoadTests|ConformanceTests|ValueTransformerTests|ResultsObserverTests|AutosaveTests
+# What runs a second time under ThreadSanitizer: the model actors, the SQLite load test, every
+# store's conformance suite (its concurrent-save checks included), observed queries and
+# autosave. The PostgreSQL store's suites run under ThreadSanitizer in `make soak`.
+TSAN_FILTER ?= ModelActorConcurrencyTests|SQLiteLoadTests|ConformanceTests|ValueTransformerTests|ResultsObserverTests|AutosaveTests
 
-.PHONY: demo test test-tsan soak fuzz-json system-packages
+.PHONY: demo test test-tsan test-tsan-postgres soak fuzz-json system-packages
 
 system-packages:
 	@./scripts/ensure-system-packages.sh
@@ -23,16 +23,25 @@ test: system-packages
 	$(MAKE) test-tsan
 
 ## The concurrent tests under ThreadSanitizer, in a build folder of their own; any report fails.
+## Without the PostgreSQL store (see Package.swift), which `make soak` runs under ThreadSanitizer.
 test-tsan: system-packages
-	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./scripts/with-postgres.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
+	STRATA_WITHOUT_POSTGRES=1 TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
+
+## The PostgreSQL store's suites under ThreadSanitizer, against a throwaway cluster: its pool
+## and bridge under the load test's ten writers, and the conformance suite.
+test-tsan-postgres: system-packages
+	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./scripts/with-postgres.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan-postgres --filter 'Postgres'
+
 
 ## Longer runs than `make test` affords: the crash-safety tests kill 200 saving processes per
 ## store; the fuzzers load 100,000 mutated JSON documents and 10,000 damaged SQLite files; the
 ## differential check runs 300 seeds of random predicates and sorts against Foundation per store;
-## the load test runs its ten writers for 60 seconds instead of 3; libFuzzer runs over the JSON loader.
+## the load tests run their ten writers for 60 seconds instead of 3 (SQLite and PostgreSQL);
+## libFuzzer runs over the JSON loader; the PostgreSQL suites run under ThreadSanitizer.
 soak: system-packages
-	STRATA_CRASH_KILLS=200 STRATA_FUZZ_INPUTS=100000 STRATA_DIFFERENTIAL_SEEDS=300 STRATA_LOAD_SECONDS=60 $(SWIFT) test --filter 'CrashSafetyTests|FuzzTests|DifferentialTests|LoadTests'
+	STRATA_CRASH_KILLS=200 STRATA_FUZZ_INPUTS=100000 STRATA_DIFFERENTIAL_SEEDS=300 STRATA_LOAD_SECONDS=60 ./scripts/with-postgres.sh $(SWIFT) test --filter 'CrashSafetyTests|FuzzTests|DifferentialTests|LoadTests'
 	$(MAKE) fuzz-json
+	$(MAKE) test-tsan-postgres
 
 ## libFuzzer over the JSON store's loader for FUZZ_SECONDS, every module built with
 ## AddressSanitizer and coverage in a folder of its own; a failing input is kept in .build-fuzz/artifacts.

@@ -1,6 +1,7 @@
 // swift-tools-version: 6.0
 
 import CompilerPluginSupport
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -96,6 +97,24 @@ package.targets += [
     .testTarget(name: "SwiftDataCompatibilityTests", dependencies: ["SwiftData", "StrataMemory"]),
 ]
 #endif
+
+// `STRATA_WITHOUT_POSTGRES=1` leaves the PostgreSQL store and its tests out of the package:
+// `make test`'s ThreadSanitizer pass builds without them, because postgres-nio and its two
+// copies of BoringSSL under ThreadSanitizer took about ten of `make test`'s thirty minutes.
+// `make soak` runs the PostgreSQL suites under ThreadSanitizer instead.
+if ProcessInfo.processInfo.environment["STRATA_WITHOUT_POSTGRES"] == "1" {
+    package.products.removeAll { $0.name == "StrataPostgres" }
+    package.targets.removeAll { $0.name == "StrataPostgres" || $0.name == "StrataPostgresTests" }
+    package.dependencies.removeAll { $0.kind.isPostgresNIO }
+}
+
+extension Package.Dependency.Kind {
+    /// Whether the dependency is postgres-nio.
+    var isPostgresNIO: Bool {
+        if case .sourceControl(_, let location, _) = self { return location.contains("postgres-nio") }
+        return false
+    }
+}
 
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
