@@ -17,8 +17,8 @@ import StrataCore
 ///
 /// Compiled: comparisons of attributes, to-one relationships and identifiers with values and
 /// with each other, also through chains of to-one relationships (correlated scalar subqueries,
-/// `NULL` where Swift's optional chaining gives `nil`); `&&`, `||`, `!`; `contains` on a list of
-/// values; ranges; and over a model's to-many relationships, `contains(model)`,
+/// `NULL` where Swift's optional chaining gives `nil`); `??` and ternaries; `&&`, `||`, `!`;
+/// `contains` on a list of values; ranges; and over a model's to-many relationships, `contains(model)`,
 /// `contains(where:)`, `allSatisfy`, `filter` and `count` (`EXISTS` and `count(*)` subqueries).
 /// String tests (`contains`, `starts(with:)`, `localizedStandardContains`, which Swift answers by
 /// `Character`), localized orderings, arithmetic, and to-many relationships reached through a
@@ -125,7 +125,7 @@ struct PostgresQueryCompiler {
                 let source = try self.collection(collection, in: scope)
                 let matches = try condition(test, in: scope.merging([variable: source.element]) { $1 })
                 return "(NOT EXISTS (SELECT 1 FROM \(source.fromWhere(["NOT \(matches)"]))))"
-            case .property, .value:
+            case .property, .value, .coalesce, .conditional:
                 let value = try operand(filter, in: scope)
                 guard value.kind == .bool || value.kind == nil else { throw Unsupported(reason: "a \(value.kind!.rawValue) value is used as a condition") }
                 return "COALESCE(\(value.sql), FALSE)"
@@ -153,6 +153,20 @@ struct PostgresQueryCompiler {
                 return Operand(sql: PostgresValueCodec.placeholder(binds.count, kind: value.kind), kind: value.kind, destination: destination)
             case .property(let variable, let path):
                 return try property(variable: variable, path: path, in: scope)
+            case .coalesce(let value, let fallback):
+                // Swift's `??`: NaN is a value, so `NaN ?? x` is NaN, as COALESCE keeps it.
+                let first = try operand(value, in: scope), second = try operand(fallback, in: scope)
+                if let left = first.kind, let right = second.kind, left != right {
+                    throw Unsupported(reason: "?? joins a \(left.rawValue) and a \(right.rawValue)")
+                }
+                return Operand(sql: "COALESCE(\(first.sql), \(second.sql))", kind: first.kind ?? second.kind, destination: first.destination ?? second.destination)
+            case .conditional(let test, let then, let otherwise):
+                let condition = try self.condition(test, in: scope)
+                let yes = try operand(then, in: scope), no = try operand(otherwise, in: scope)
+                if let left = yes.kind, let right = no.kind, left != right {
+                    throw Unsupported(reason: "a ternary yields a \(left.rawValue) or a \(right.rawValue)")
+                }
+                return Operand(sql: "(CASE WHEN \(condition) THEN \(yes.sql) ELSE \(no.sql) END)", kind: yes.kind ?? no.kind, destination: yes.destination ?? no.destination)
             case .count(let collection):
                 if case .list(let values) = collection { return Operand(sql: "\(values.count)", kind: .int) }
                 let source = try self.collection(collection, in: scope)
