@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs a command with STRATA_POSTGRES_URL pointing at a PostgreSQL server, for the
+# Runs a command with STRATA_POSTGRES_URL pointing at a PostgreSQL server (and, for a cluster it
+# starts, STRATA_POSTGRES_SOCKET_URL at the same server through its Unix socket), for the
 # PostgresStore tests:
 #
 #   scripts/with-postgres.sh swift test
@@ -46,4 +47,7 @@ if ! url=$("$here/postgres-cluster.sh" start "$cluster"); then
     exit $?
 fi
 echo "with-postgres: a throwaway PostgreSQL cluster at $url" >&2
-STRATA_POSTGRES_URL=$url "$@"
+# The same server through its Unix socket (the folder percent-encoded as the host, as libpq reads it).
+port=${url##*:}; port=${port%%/*}
+socket_url="postgres://strata@$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$cluster/socket"):$port/strata"
+STRATA_POSTGRES_URL=$url STRATA_POSTGRES_SOCKET_URL=$socket_url "$@"

@@ -43,6 +43,22 @@ struct PostgresStoreTests {
         #expect(!"\(wrapped)".contains("hunter2"))
     }
 
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["STRATA_POSTGRES_SOCKET_URL"] != nil, "STRATA_POSTGRES_SOCKET_URL is set only for a cluster scripts/with-postgres.sh starts"))
+    func aUnixSocketAsTheHostReachesTheServer() throws {
+        let name = "socket-\(UUID().uuidString.prefix(8))"
+        defer { PostgresTestServer.drop([name]) }
+        let url = try #require(URL(string: ProcessInfo.processInfo.environment["STRATA_POSTGRES_SOCKET_URL"]!))
+        var configuration = PostgresStoreConfiguration(schema: schema, url: url)
+        configuration.databaseSchema = PostgresTestServer.databaseSchema(name)
+        #expect(configuration.connection.unixSocketPath?.hasSuffix("/socket/.s.PGSQL.\(url.port ?? 5432)") == true)
+        let context = ModelContext(try ModelContainer(for: schema, configurations: configuration))
+        context.insert(Ticket(code: "S", holder: "socket"))
+        try context.save()
+        // Read back over TCP: the same database.
+        let reader = ModelContext(try ModelContainer(for: schema, configurations: self.configuration(name)))
+        #expect(try reader.fetch(FetchDescriptor<Ticket>()).map(\.holder) == ["socket"])
+    }
+
     @Test func aURLThatIsNotPostgresIsRefusedWithoutThePassword() throws {
         let configuration = PostgresStoreConfiguration(schema: schema, url: URL(string: "mysql://root:hunter2@localhost/shop")!)
         let error = try #require(throws: PostgresStoreError.self) { try configuration.validate() }
