@@ -24,49 +24,26 @@ struct PostgresLoadTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        let outcomes = try await withThrowingTaskGroup(of: (Int, LoadRun.Outcome).self) { group in
-            for writer in 0..<4 {
-                group.addTask { (writer, try await LoadWriter(modelContainer: container).run(writer: writer, for: duration)) }
-            }
-            for writer in 4..<8 {
-                group.addTask { (writer, try await Self.onThread { try LoadRun.write(writer: writer, in: ModelContext(container), for: duration) }) }
-            }
-            for writer in 8..<10 {
-                group.addTask {
-                    let report = directory.appendingPathComponent("writer-\(writer).txt").path
-                    await #expect(processExitsWith: .success) { [url = url as String, databaseSchema = databaseSchema as String, report = report as String, writer = writer as Int] in
-                        try LoadRun.writeInProcess(writer: writer, report: report) {
-                            try PostgresLoadTests.container(url: url, databaseSchema: databaseSchema)
-                        }
-                    }
-                    return (writer, try LoadRun.outcome(reportedAt: report))
+        let outcomes = try await LoadRun.runTogether(on: container, for: duration) { writer in
+            let report = directory.appendingPathComponent("writer-\(writer).txt").path
+            await #expect(processExitsWith: .success) { [url = url as String, databaseSchema = databaseSchema as String, report = report as String, writer = writer as Int] in
+                try LoadRun.writeInProcess(writer: writer, report: report) {
+                    try PostgresLoadTests.container(url: url, databaseSchema: databaseSchema)
                 }
             }
-            return try await group.reduce(into: [Int: LoadRun.Outcome]()) { $0[$1.0] = $1.1 }
+            return try LoadRun.outcome(reportedAt: report)
         }
 
-        #expect(outcomes.count == 10)
-        for (writer, outcome) in outcomes.sorted(by: { $0.key < $1.key }) {
-            #expect(outcome.saves > 0, "writer \(writer) saved nothing")
-            #expect(outcome.problems == [], "writer \(writer)")
-        }
-        let saves = outcomes.mapValues { $0.saves }
-        #expect(try LoadRun.problems(in: container, saves: saves) == [])
+        // A container opened afterwards, as another launch would, must see the same.
         let reopened = try Self.container(url: url, databaseSchema: databaseSchema)
-        #expect(try LoadRun.problems(in: reopened, saves: saves) == [])
-        print("postgres load: \(saves.values.reduce(0, +)) saves by 10 writers in \(duration): \(saves.sorted { $0.key < $1.key }.map(\.value))")
+        #expect(try LoadRun.problems(after: outcomes, in: [container, reopened]) == [])
+        let saves = outcomes.mapValues(\.saves)
+        print("postgres load: \(saves.values.reduce(0, +)) saves by \(LoadRun.writers) writers in \(duration): \(saves.sorted { $0.key < $1.key }.map(\.value))")
     }
 
     static func container(url: String, databaseSchema: String) throws -> ModelContainer {
         var configuration = PostgresStoreConfiguration(schema: LoadRun.schema, url: URL(string: url)!)
         configuration.databaseSchema = databaseSchema
         return try ModelContainer(for: LoadRun.schema, configurations: configuration)
-    }
-
-    /// Runs `body` on a thread of its own, as app code uses a plain context off the main actor.
-    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-        }
     }
 }

@@ -164,6 +164,60 @@ public enum LoadRun {
         return Outcome(saves: saves, reads: reads, problems: Array(lines.dropFirst(2)))
     }
 
+    /// How many writers ``runTogether(on:for:otherProcess:)`` runs: four actors, four threads, two processes.
+    public static let writers = 10
+
+    /// Runs the load test's writers together for `duration`: 0–3 as ``LoadWriter`` actors and
+    /// 4–7 as plain contexts on threads of their own, all on `container`, and 8–9 through
+    /// `otherProcess`, which starts another process writing as that writer (with
+    /// ``writeInProcess(writer:report:_:)``) and returns the outcome it reported.
+    ///
+    /// - Returns: Each writer's outcome.
+    /// - Throws: What a writer throws.
+    public static func runTogether(
+        on container: ModelContainer, for duration: Duration, otherProcess: @escaping @Sendable (Int) async throws -> Outcome
+    ) async throws -> [Int: Outcome] {
+        try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
+            for writer in 0..<4 {
+                group.addTask { (writer, try await LoadWriter(modelContainer: container).run(writer: writer, for: duration)) }
+            }
+            for writer in 4..<8 {
+                group.addTask { (writer, try await onThread { try write(writer: writer, in: ModelContext(container), for: duration) }) }
+            }
+            for writer in 8..<writers {
+                group.addTask { (writer, try await otherProcess(writer)) }
+            }
+            return try await group.reduce(into: [Int: Outcome]()) { $0[$1.0] = $1.1 }
+        }
+    }
+
+    /// Runs `body` on a thread of its own, as app code uses a plain context off the main actor.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// What is wrong after ``runTogether(on:for:otherProcess:)``: a writer that did not report,
+    /// saved nothing or met a problem, and what ``problems(in:saves:)`` finds in each of
+    /// `containers` (the one written, and one opened afterwards as another launch would).
+    ///
+    /// - Throws: What fetching throws.
+    public static func problems(after outcomes: [Int: Outcome], in containers: [ModelContainer]) throws -> [String] {
+        var problems: [String] = []
+        for writer in 0..<writers {
+            guard let outcome = outcomes[writer] else {
+                problems.append("writer \(writer) reported nothing")
+                continue
+            }
+            if outcome.saves == 0 { problems.append("writer \(writer) saved nothing") }
+            problems += outcome.problems.map { "writer \(writer): \($0)" }
+        }
+        let saves = outcomes.mapValues(\.saves)
+        for container in containers { problems += try self.problems(in: container, saves: saves) }
+        return problems
+    }
+
     /// What is wrong with the store after writers ran; empty when, for each writer of `saves`,
     /// its entries are exactly `0..<saves` and its counter says `saves`, every entry is booked
     /// to an account that lists it, and the accounts list every entry once.
