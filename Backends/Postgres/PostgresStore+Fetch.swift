@@ -18,7 +18,7 @@ extension PostgresStore {
         let query: PostgresQueryCompiler.Query
         var requested: [Int64]?
         if let identifiers = request.identifiers {
-            let keys = requestedKeys(identifiers, in: table)
+            let keys = table.keys(of: identifiers, storeIdentifier: identifier)
             requested = keys
             query = lookup(reader.selection, in: table, keys: keys)
         } else {
@@ -56,7 +56,7 @@ extension PostgresStore {
         let table = try table(for: T.self)
         let key = "t0." + SQLIdentifier.quote(RelationalSchemaMapping.primaryKey)
         if let identifiers = request.identifiers {
-            let keys = requestedKeys(identifiers, in: table)
+            let keys = table.keys(of: identifiers, storeIdentifier: identifier)
             let held = Set(try keysOf(lookup([key], in: table, keys: keys)))
             return keys.filter(held.contains)
         }
@@ -79,17 +79,6 @@ extension PostgresStore {
         return query
     }
 
-    /// The keys of `identifiers` that can name rows of `table` (this store's, of this entity), each once, in order.
-    private func requestedKeys(_ identifiers: [PersistentIdentifier], in table: RelationalSchemaMapping.Table) -> [Int64] {
-        var seen = Set<Int64>()
-        return identifiers.compactMap { id in
-            guard id.storeIdentifier == identifier, id.entityName == table.entityName, let key = id.primaryKey(as: Int64.self),
-                seen.insert(key).inserted
-            else { return nil }
-            return key
-        }
-    }
-
     /// The SQL of the fetch and PostgreSQL's `EXPLAIN` of it.
     ///
     /// - Throws: ``PostgresStoreError`` when the plan cannot be read.
@@ -99,7 +88,7 @@ extension PostgresStore {
         let query: PostgresQueryCompiler.Query
         var lines: [String] = []
         if let identifiers = request.identifiers {
-            query = lookup(reader.selection, in: table, keys: requestedKeys(identifiers, in: table))
+            query = lookup(reader.selection, in: table, keys: table.keys(of: identifiers, storeIdentifier: identifier))
         } else {
             guard let filter = try? request.filter else { return "PostgreSQL cannot express the filter; the core filters in memory" }
             do {

@@ -17,7 +17,7 @@ extension SQLiteStore {
         let selection = wanted.isEmpty ? table.wholeRowSelection : [qualified(SQLiteSchemaMapping.primaryKey)] + columns.map { qualified($0.name) }
         var related: [PersistentIdentifier: DefaultSnapshot] = [:]
         if let identifiers = request.identifiers {
-            let keys = requestedKeys(identifiers, in: table)
+            let keys = table.keys(of: identifiers, storeIdentifier: identifier)
             let snapshots = try read { connection in
                 var byKey: [Int64: DefaultSnapshot] = [:]
                 for chunk in chunks(of: keys, on: connection) {
@@ -117,7 +117,7 @@ extension SQLiteStore {
     public func explain<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> String {
         let table = try table(for: T.self)
         if let identifiers = request.identifiers {
-            let keys = requestedKeys(identifiers, in: table)
+            let keys = table.keys(of: identifiers, storeIdentifier: identifier)
             let query = try compiler.lookup(
                 entity: table.entityName, columns: [qualified(SQLiteSchemaMapping.primaryKey)] + table.columns.map { qualified($0.name) },
                 keys: keys.prefix(SQLiteQueryCompiler.lookupChunkSize))
@@ -153,22 +153,11 @@ extension SQLiteStore {
 
     func qualified(_ column: String) -> String { "t0." + SQLIdentifier.quote(column) }
 
-    /// The keys of `identifiers` that can name rows of `table` (this store's, of this entity), each once, in order.
-    func requestedKeys(_ identifiers: [PersistentIdentifier], in table: SQLiteSchemaMapping.Table) -> [Int64] {
-        var seen = Set<Int64>()
-        return identifiers.compactMap { id in
-            guard id.storeIdentifier == identifier, id.entityName == table.entityName, let key = id.primaryKey(as: Int64.self),
-                seen.insert(key).inserted
-            else { return nil }
-            return key
-        }
-    }
-
     /// The keys of `identifiers` that have a row in `table`, in the requested order.
     ///
     /// - Throws: ``SQLiteStoreError``.
     func heldKeys(_ identifiers: [PersistentIdentifier], in table: SQLiteSchemaMapping.Table) throws -> [Int64] {
-        let keys = requestedKeys(identifiers, in: table)
+        let keys = table.keys(of: identifiers, storeIdentifier: identifier)
         guard !keys.isEmpty else { return [] }
         let held = try read { connection in
             var held = Set<Int64>()

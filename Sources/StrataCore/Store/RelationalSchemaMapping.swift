@@ -50,6 +50,18 @@ package struct RelationalSchemaMapping: Sendable {
             wholeRowSelection = ([RelationalSchemaMapping.primaryKey] + columns.map(\.name)).map { "t0." + SQLIdentifier.quote($0) }
         }
 
+        /// The keys of `identifiers` that can name rows of this table (of `storeIdentifier`'s
+        /// store and this entity), each once, in order.
+        package func keys(of identifiers: [PersistentIdentifier], storeIdentifier: String) -> [Int64] {
+            var seen = Set<Int64>()
+            return identifiers.compactMap { id in
+                guard id.storeIdentifier == storeIdentifier, id.entityName == entityName, let key = id.primaryKey(as: Int64.self),
+                    seen.insert(key).inserted
+                else { return nil }
+                return key
+            }
+        }
+
         /// Slots by property name.
         package var slotsByName: [String: Int] { Dictionary(uniqueKeysWithValues: propertyNames.enumerated().map { ($1, $0) }) }
     }
