@@ -57,14 +57,8 @@ final class PostgresConnectionPool: @unchecked Sendable {
     /// closed when `body` left it unusable.
     func withConnection<R>(_ body: (PostgresConnection) throws -> R) throws -> R {
         let connection = try checkOut()
-        do {
-            let result = try body(connection)
-            checkIn(connection)
-            return result
-        } catch {
-            checkIn(connection)
-            throw error
-        }
+        defer { checkIn(connection) }
+        return try body(connection)
     }
 
     /// Runs `sql` with `binds` on `connection` and returns its rows.

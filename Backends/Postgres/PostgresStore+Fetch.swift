@@ -39,7 +39,15 @@ extension PostgresStore {
     ///
     /// - Throws: As ``fetch(_:)``.
     public func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {
-        try fetchKeys(request).count
+        if request.identifiers != nil { return try fetchKeys(request).count }
+        // Counted by the server: the window, unsorted, in a subquery.
+        let matches = try compiler.select(
+            ["1"], from: try table(for: T.self), filter: try request.filter, sort: nil, limit: request.descriptor.fetchLimit,
+            offset: request.descriptor.fetchOffset)
+        let count = try pool.withConnection { connection in
+            try pool.query("SELECT count(*) FROM (\(matches.sql)) AS matches", matches.binds, on: connection).first.map { try $0.decode(Int64.self) }
+        }
+        return Int(count ?? 0)
     }
 
     /// The identifiers of the rows matching the request, in order.

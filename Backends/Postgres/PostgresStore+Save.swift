@@ -66,11 +66,20 @@ struct PostgresSaveWriter {
     /// To-one columns of inserted rows that name a model inserted later in the save, set once it has a key.
     private var fixups: [(table: RelationalSchemaMapping.Table, key: Int64, column: Int, target: PersistentIdentifier)] = []
     private var pendingFixups: [(column: Int, target: PersistentIdentifier)] = []
+    /// The SQL of this save's row-by-row INSERTs by entity, and of its UPDATEs by entity and
+    /// column set: a save of many rows builds each text once.
+    private var insertSQL: [String: String] = [:]
+    private var updateSQL: [UpdateShape: String] = [:]
     /// The save's changes, for its history row.
     private(set) var history = HistoryRecorder()
     private let recordsHistory: Bool
 
     private var primaryKey: String { SQLIdentifier.quote(RelationalSchemaMapping.primaryKey) }
+
+    private struct UpdateShape: Hashable {
+        let entityName: String
+        let columns: [Int]
+    }
 
     init(store: PostgresStore) {
         self.store = store
@@ -246,6 +255,19 @@ struct PostgresSaveWriter {
         pendingFixups = []
         var binds = PostgresBindings()
         bind(listed, columns: table.everyColumn, table: table, key: nil, into: &binds)
+        let sql = insertSQL[table.entityName] ?? insertStatement(for: table)
+        insertSQL[table.entityName] = sql
+        guard let row = try store.pool.query(sql, binds, on: connection).first else {
+            throw PostgresStoreError.server(location: store.location, sqlState: "?", message: "an INSERT returned no key", sql: sql)
+        }
+        let (key, inserted) = try row.decode((Int64, Bool).self)
+        for pending in pendingFixups { fixups.append((table, key, pending.column, pending.target)) }
+        pendingFixups = []
+        return (key, inserted)
+    }
+
+    /// `INSERT ... RETURNING` of one row of `table`, an upsert on its first `#Unique` constraint.
+    private func insertStatement(for table: RelationalSchemaMapping.Table) -> String {
         let names = table.columns.map { SQLIdentifier.quote($0.name) }
         var sql = "INSERT INTO \(store.writer.qualified(table.tableName))"
         if names.isEmpty {
@@ -258,14 +280,7 @@ struct PostgresSaveWriter {
             }
         }
         // `xmax` is 0 in a row the statement inserted, and set in one it updated.
-        sql += " RETURNING \(primaryKey), (xmax = 0)"
-        guard let row = try store.pool.query(sql, binds, on: connection).first else {
-            throw PostgresStoreError.server(location: store.location, sqlState: "?", message: "an INSERT returned no key", sql: sql)
-        }
-        let (key, inserted) = try row.decode((Int64, Bool).self)
-        for pending in pendingFixups { fixups.append((table, key, pending.column, pending.target)) }
-        pendingFixups = []
-        return (key, inserted)
+        return sql + " RETURNING \(primaryKey), (xmax = 0)"
     }
 
     /// Sets the listed columns of row `key`; a row that does not exist throws.
@@ -281,10 +296,16 @@ struct PostgresSaveWriter {
         }
         bind(listed, columns: listed.columns, table: table, key: key, into: &binds)
         binds.append(key)
-        let assignments = listed.columns.enumerated().map { position, index in
-            "\(SQLIdentifier.quote(table.columns[index].name)) = \(PostgresValueCodec.placeholder(position + 1, kind: table.columns[index].kind))"
+        let shape = UpdateShape(entityName: table.entityName, columns: listed.columns)
+        if let cached = updateSQL[shape] {
+            sql = cached
+        } else {
+            let assignments = listed.columns.enumerated().map { position, index in
+                "\(SQLIdentifier.quote(table.columns[index].name)) = \(PostgresValueCodec.placeholder(position + 1, kind: table.columns[index].kind))"
+            }
+            sql = "UPDATE \(store.writer.qualified(table.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \(primaryKey) = $\(binds.count)"
+            updateSQL[shape] = sql
         }
-        sql = "UPDATE \(store.writer.qualified(table.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \(primaryKey) = $\(binds.count)"
         guard try store.pool.execute(sql, binds, on: connection) > 0 else { throw missingModel(listed.snapshot.persistentIdentifier) }
     }
 
