@@ -40,6 +40,15 @@ extension PostgresStore {
     /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the predicate has no exact SQL
     ///   form, ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` store, or ``PostgresStoreError``.
     public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
+        _ = try deleteListing(request)
+    }
+
+    /// Deletes the rows the request selects, with their join rows, in one statement, and
+    /// returns their identifiers: the keys its `DELETE … RETURNING` gave back, so a row
+    /// another process inserts meanwhile is either deleted and listed or left.
+    ///
+    /// - Throws: As ``delete(_:)``.
+    public func deleteListing<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws -> [PersistentIdentifier] {
         let table = try table(for: T.self)
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         let rows: PostgresQueryCompiler.Compilation.Result
@@ -49,13 +58,16 @@ extension PostgresStore {
             throw DataStoreError.preferInMemoryFilter
         }
         let keys = "SELECT t0.\(SQLIdentifier.quote(RelationalSchemaMapping.primaryKey))" + rows.from
-        try pool.transaction { connection in
+        let deleted = try pool.transaction { connection in
             var writer = PostgresSaveWriter(store: self)
             try writer.clearJoinRows(of: table, ownersSQL: keys, binds: rows.compilation.binds, on: connection)
-            _ = try writer.deleteRows(of: table, where: "IN (\(keys))", binds: rows.compilation.binds, on: connection)
+            let deleted = try writer.deleteRows(of: table, where: "IN (\(keys))", binds: rows.compilation.binds, on: connection)
             _ = try PostgresHistory(store: self).record(writer.history, author: request.editingState.author, on: connection)
             try countCommit(on: connection)
+            return deleted
         }
+        let template = try PersistentIdentifier.identifier(for: identifier, entityName: table.entityName, primaryKey: 0)
+        return deleted.map(template.replacingPrimaryKey)
     }
 }
 
@@ -162,11 +174,12 @@ struct PostgresSaveWriter {
         }
         for (table, key, listed) in joinWrites where table.hasJoinTables { try writeJoinRows(listed, table: table, key: key, on: connection) }
         var deletes: [(table: RelationalSchemaMapping.Table, keys: [Int64])] = []
-        for snapshot in deleted {
+        var listed = Set<PersistentIdentifier>()
+        for snapshot in deleted where listed.insert(snapshot.persistentIdentifier).inserted {
             let table = try store.table(named: snapshot.persistentIdentifier.entityName)
             let key = try heldKey(of: snapshot)
             if let index = deletes.firstIndex(where: { $0.table.entityName == table.entityName }) {
-                if !deletes[index].keys.contains(key) { deletes[index].keys.append(key) }
+                deletes[index].keys.append(key)
             } else {
                 deletes.append((table, [key]))
             }
@@ -175,7 +188,7 @@ struct PostgresSaveWriter {
             var binds = PostgresBindings()
             binds.append(keys)
             try clearJoinRows(of: table, ownersSQL: "SELECT unnest($1::bigint[])", binds: binds, on: connection)
-            let deleted = try deleteRows(of: table, where: "= ANY($1)", binds: binds, order: keys, on: connection)
+            let deleted = try deleteRows(of: table, where: "= ANY($1)", binds: binds, order: keys, on: connection).count
             guard deleted == keys.count else {
                 throw SwiftDataError.modelValidationFailure.with(
                     details: "the PostgreSQL store \(store.configuration.name) holds only \(deleted) of the \(keys.count) \(table.entityName) models the save deletes; nothing was saved")
@@ -185,11 +198,13 @@ struct PostgresSaveWriter {
 
     /// Deletes the rows of `table` whose key satisfies `condition` (`= ANY($1)`, `IN (...)`),
     /// recording them in history in the order of `order` (else of their keys), with the
-    /// tombstone values of their `.preserveValueOnDeletion` columns; returns how many went.
+    /// tombstone values of their `.preserveValueOnDeletion` columns; returns the keys of the
+    /// deleted rows in that order.
+    @discardableResult
     mutating func deleteRows(
         of table: RelationalSchemaMapping.Table, where condition: String, binds: PostgresBindings, order: [Int64]? = nil,
         on connection: PostgresConnection
-    ) throws -> Int {
+    ) throws -> [Int64] {
         let preserved = recordsHistory ? store.preservedColumns[table.entityName] ?? [] : []
         let returned = ([primaryKey] + preserved.map { PostgresValueCodec.selection(SQLIdentifier.quote($0.name), kind: $0.kind) })
             .joined(separator: ", ")
@@ -206,13 +221,11 @@ struct PostgresSaveWriter {
             }
             tombstones[key] = tombstone
         }
+        let deleted = (order ?? tombstones.keys.sorted()).filter { tombstones[$0] != nil }
         if recordsHistory {
-            for key in order ?? tombstones.keys.sorted() {
-                guard let tombstone = tombstones[key] else { continue }
-                history.delete(table.entityName, key: key, tombstone: tombstone)
-            }
+            for key in deleted { history.delete(table.entityName, key: key, tombstone: tombstones[key]!) }
         }
-        return tombstones.count
+        return deleted
     }
 
     /// The `_pk` of a model this store gave an identifier to.

@@ -17,7 +17,7 @@ import StrataCore
 ///
 /// `DataStore`'s methods are synchronous; ``PostgresConnectionPool`` describes how they wait
 /// for postgres-nio without tying up an event loop.
-public final class PostgresStore: DataStore, DataStoreBatching, DataStoreExplaining, DataStorePartialUpdating, DataStoreExternalChangeDetecting,
+public final class PostgresStore: DataStore, DataStoreBatchDeleteListing, DataStoreExplaining, DataStorePartialUpdating, DataStoreExternalChangeDetecting,
     @unchecked Sendable
 {
     /// The configuration the store was opened with.

@@ -98,17 +98,37 @@ extension SQLiteStore {
     /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the predicate has no SQL form,
     ///   ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` store, or ``SQLiteStoreError``.
     public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
+        _ = try deleteRows(request, listing: false)
+    }
+
+    /// Deletes the rows the request selects, with their join rows and external files, and
+    /// returns their identifiers, read in the delete's transaction.
+    ///
+    /// When every row goes and the table's keys run without a gap, no row is read to list them.
+    /// - Throws: As ``delete(_:)``.
+    public func deleteListing<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws -> [PersistentIdentifier] {
+        let keys = try deleteRows(request, listing: true)
+        let template = try PersistentIdentifier.identifier(for: identifier, entityName: try table(for: T.self).entityName, primaryKey: 0)
+        var identifiers: [PersistentIdentifier] = []
+        identifiers.reserveCapacity(keys.count)
+        for key in keys { identifiers.append(template.replacingPrimaryKey(key)) }
+        return identifiers
+    }
+
+    private func deleteRows<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>, listing: Bool) throws -> [Int64] {
         let table = try table(for: T.self)
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         let filter = try request.filter
         var writer = SaveWriter(store: self)
-        try write { connection in
+        let keys = try write { connection in
             try connection.transaction {
-                try writer.deleteRows(of: table, .matching(filter), on: connection)
+                let keys = try writer.deleteRows(of: table, .matching(filter), listing: listing, on: connection)
                 _ = try writer.recordHistory(author: request.editingState.author, on: connection)
+                return keys
             }
         }
         for reference in writer.filesToRemove { externalStorage?.remove(reference) }
+        return keys
     }
 
     /// The SQL of the fetch and SQLite's query plan for it.

@@ -252,15 +252,22 @@ struct SaveWriter {
     }
 
     /// Deletes rows of `table` with their join rows and external files, in one statement per
-    /// table rather than one per row.
+    /// table rather than one per row, and returns the keys of the deleted rows when it read
+    /// them.
     ///
     /// The keys of the deleted rows are read first, with their `.preserveValueOnDeletion`
-    /// and external-storage columns, when the history or the external files need them or a
-    /// listed key must be checked; history records the deletes in the order of the listed keys.
+    /// and external-storage columns, when the history, the external files or `listing` need
+    /// them or a listed key must be checked; history records the deletes in the order of the
+    /// listed keys. When every row goes and only the keys are needed, a table whose keys run
+    /// without a gap is not read at all: its lowest and highest key and its row count (read
+    /// from the b-tree's pages, not its rows) tell them.
     /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the filter has no SQL form,
     ///   ``SwiftDataError/modelValidationFailure`` when a listed key has no row, or
     ///   ``SQLiteStoreError``; the caller's transaction then rolls back.
-    mutating func deleteRows(of table: SQLiteSchemaMapping.Table, _ rows: DeletedRows, on connection: SQLiteConnection) throws {
+    @discardableResult
+    mutating func deleteRows(
+        of table: SQLiteSchemaMapping.Table, _ rows: DeletedRows, listing: Bool = false, on connection: SQLiteConnection
+    ) throws -> [Int64] {
         let preserved = recordsHistory ? store.preservedColumns[table.entityName] ?? [] : []
         let external = store.externalStorage == nil ? [] : table.columns.filter(\.externalStorage)
         let columns = ([SQLiteSchemaMapping.primaryKey] + (preserved + external).map(\.name)).map(store.qualified)
@@ -268,6 +275,7 @@ struct SaveWriter {
         let select: SQLiteQuery
         let delete: SQLiteQuery
         let listed: [Int64]?
+        var deleted: [Int64] = []
         switch rows {
         case .matching(let filter):
             selection = try store.compiler.keys(entity: table.entityName, filter: filter)
@@ -275,13 +283,20 @@ struct SaveWriter {
             delete = try store.compiler.delete(entity: table.entityName, filter: filter)
             listed = nil
         case .keys(let keys):
-            guard !keys.isEmpty else { return }
+            guard !keys.isEmpty else { return [] }
             selection = store.compiler.keys(keys)
             select = try store.compiler.select(entity: table.entityName, columns: columns, within: selection)
             delete = try store.compiler.delete(entity: table.entityName, within: selection)
             listed = keys
         }
-        if recordsHistory || !external.isEmpty || listed != nil {
+        if case .matching(nil) = rows, recordsHistory || listing, preserved.isEmpty, external.isEmpty,
+            let keys = try gaplessKeys(of: table, on: connection)
+        {
+            deleted = keys
+            if recordsHistory {
+                for key in deleted { history.delete(table.entityName, key: key, tombstone: [:]) }
+            }
+        } else if recordsHistory || listing || !external.isEmpty || listed != nil {
             let statement = try connection.prepare(select.sql)
             try statement.bind(select.bindings)
             var tombstones: [Int64: [String: PersistentValue]] = [:]
@@ -290,6 +305,7 @@ struct SaveWriter {
                 let tombstone = recordsHistory ? try tombstone(preserved, in: table, from: statement, at: 1) : [:]
                 if listed == nil {
                     if recordsHistory { history.delete(table.entityName, key: key, tombstone: tombstone) }
+                    deleted.append(key)
                 } else {
                     tombstones[key] = tombstone
                 }
@@ -308,6 +324,7 @@ struct SaveWriter {
                     }
                     if recordsHistory { history.delete(table.entityName, key: key, tombstone: tombstone) }
                 }
+                deleted = listed
             }
         }
         for property in table.properties {
@@ -320,6 +337,23 @@ struct SaveWriter {
         let statement = try connection.prepare(delete.sql)
         try statement.bind(delete.bindings)
         try statement.run()
+        return deleted
+    }
+
+    /// The keys of every row of `table` when they run without a gap, `nil` when they do
+    /// not: the lowest and highest key (each one step down the b-tree) and the row count
+    /// (SQLite counts the cells of each page of the smallest index, without reading rows).
+    private func gaplessKeys(of table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> [Int64]? {
+        guard let sql = store.statements.table(table.entityName)?.keyBounds else { return nil }
+        let statement = try connection.cached(sql)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        let count = statement.int64(2)
+        guard count > 0 else { return [] }
+        let lowest = statement.int64(0)
+        let highest = statement.int64(1)
+        guard highest >= lowest, highest.subtractingReportingOverflow(lowest) == (count - 1, false) else { return nil }
+        return Array(lowest...highest)
     }
 
     /// The values of `columns`, read from the current row of `statement` starting at column `first`.

@@ -24,7 +24,7 @@ import StrataCore
 ///     return (a > b) - (a < b)
 /// connection.create_collation("strata_canonical", canonical)
 /// ```
-public final class SQLiteStore: DataStore, DataStoreBatching, DataStoreMigrating, DataStoreExplaining, DataStorePartialUpdating, DataStorePagingByIdentifier, DataStoreExternalChangeDetecting,
+public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStoreMigrating, DataStoreExplaining, DataStorePartialUpdating, DataStorePagingByIdentifier, DataStoreExternalChangeDetecting,
     HistoryProviding, @unchecked Sendable
 {
     /// The configuration the store was opened with.

@@ -18,6 +18,10 @@ final class SQLiteWriteStatements: Sendable {
         let selectExternal: [String: String]
         /// `SELECT 1 FROM "T" WHERE "_pk" = ?1`: whether a row exists.
         let exists: String
+        /// `SELECT (SELECT min("_pk") FROM "T"), (SELECT max("_pk") FROM "T"), (SELECT count(*) FROM "T")`:
+        /// each a subquery of its own, so that SQLite answers min and max from the ends of
+        /// the b-tree and the count from its pages.
+        let keyBounds: String
     }
 
     /// The statements of one join table, seen from one side.
@@ -61,7 +65,8 @@ final class SQLiteWriteStatements: Sendable {
             }
             tables[table.entityName] = Table(
                 insert: insert, deleteAll: "DELETE FROM \(name)",
-                selectExternal: external, exists: "SELECT 1 FROM \(name) WHERE \(key) = ?1")
+                selectExternal: external, exists: "SELECT 1 FROM \(name) WHERE \(key) = ?1",
+                keyBounds: "SELECT (SELECT min(\(key)) FROM \(name)), (SELECT max(\(key)) FROM \(name)), (SELECT count(*) FROM \(name))")
             for property in table.properties {
                 guard case .joinTable(let join, let owner, let member, _) = property else { continue }
                 let joinName = SQLIdentifier.quote(join)

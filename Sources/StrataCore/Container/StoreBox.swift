@@ -77,6 +77,13 @@ final class StoreBox: @unchecked Sendable {
         try batching.delete(request)
     }
 
+    /// Runs a batch delete and returns what it deleted, read in the delete's transaction;
+    /// `nil` for a store that does not list its batch deletes (``DataStoreBatchDeleteListing``).
+    func deleteListing<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws -> [PersistentIdentifier]? {
+        guard let listing = store as? any DataStoreBatchDeleteListing else { return nil }
+        return try listing.deleteListing(request)
+    }
+
     /// Saves changes captured as ``DefaultSnapshot``s, converted to the store's own snapshot type.
     ///
     /// - Throws: The store's error, or an error converting a snapshot.

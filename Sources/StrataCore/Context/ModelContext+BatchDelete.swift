@@ -30,8 +30,9 @@ extension ModelContext {
     /// The matches are not loaded as models. At the next save, after the store took the
     /// save's other changes, the store lists them. When deleting the type changes no other
     /// model (it has no `.cascade` or `.deny` relationship and no `.nullify` relationship
-    /// with an inverse), the store deletes them itself through ``DataStoreBatching``, or, for
-    /// a store without batch deletes, by identifier. Otherwise the core reads their stored
+    /// with an inverse), the store deletes them itself through ``DataStoreBatching`` (one that
+    /// adopts ``DataStoreBatchDeleteListing`` lists them in the delete's own transaction), or,
+    /// for a store without batch deletes, by identifier. Otherwise the core reads their stored
     /// snapshots a chunk at a time to apply the delete rules: `.cascade` deletes the
     /// destinations too, `.deny` refuses the save, and `.nullify` removes the deleted models
     /// from the surviving destinations' inverse; then everything goes by identifier.
@@ -69,31 +70,41 @@ extension ModelContext {
     ) throws -> BatchDeleteOutcome {
         var plan = FetchPlan<T>(
             FetchDescriptor(predicate: predicate), store: store, mergesPendingChanges: false, includeSubclasses: includeSubclasses)
-        let identifiers = try plan.identifiers(in: self)
-        guard !identifiers.isEmpty else { return BatchDeleteOutcome() }
-        if appliesRules { return try deleteApplyingRules(identifiers) }
         // A store's batch delete takes the app's predicate on `T`'s store entity; a subset
         // of a class hierarchy goes by identifier, never as a predicate a store might read
         // as "every model of the hierarchy".
-        guard plan.classNames == nil else {
-            try writeStored(deleting: identifiers)
-            return BatchDeleteOutcome(deleted: identifiers)
+        var storeFilter: FilterExpression?? {
+            guard plan.classNames == nil else { return nil }
+            switch plan.filter {
+            case .none: return .some(nil)
+            case .store(let tree): return tree
+            case .snapshots, .models: return nil  // the store refused it, or it has no store-neutral form
+            }
         }
-        let storeFilter: FilterExpression??
-        switch plan.filter {
-        case .none: storeFilter = .some(nil)
-        case .store(let tree): storeFilter = tree
-        case .snapshots, .models: storeFilter = nil  // the store refused it, or it has no store-neutral form
+        func request(_ filter: FilterExpression?) -> DataStoreBatchDeleteRequest<T> {
+            DataStoreBatchDeleteRequest(
+                editingState: editingState, predicate: predicate, includeSubclasses: includeSubclasses, filter: .success(filter))
         }
-        if store.supportsBatchDelete, let storeFilter {
+        func refused() {
+            StrataLog.fallback("batch delete of \(plan.entityName)", reason: "\(store.identifier) asked to select the models in memory")
+        }
+        // A store that lists its batch deletes selects and deletes in one transaction.
+        if !appliesRules, let filter = storeFilter {
             do {
-                try store.delete(
-                    DataStoreBatchDeleteRequest(
-                        editingState: editingState, predicate: predicate, includeSubclasses: includeSubclasses,
-                        filter: .success(storeFilter)))
+                if let deleted = try store.deleteListing(request(filter)) { return BatchDeleteOutcome(deleted: deleted) }
+            } catch DataStoreError.preferInMemoryFilter {
+                refused()
+            }
+        }
+        let identifiers = try plan.identifiers(in: self)
+        guard !identifiers.isEmpty else { return BatchDeleteOutcome() }
+        if appliesRules { return try deleteApplyingRules(identifiers) }
+        if store.supportsBatchDelete, !(store.store is any DataStoreBatchDeleteListing), let filter = storeFilter {
+            do {
+                try store.delete(request(filter))
                 return BatchDeleteOutcome(deleted: identifiers)
             } catch DataStoreError.preferInMemoryFilter {
-                StrataLog.fallback("batch delete of \(plan.entityName)", reason: "\(store.identifier) asked to select the models in memory")
+                refused()
             }
         }
         try writeStored(deleting: identifiers)

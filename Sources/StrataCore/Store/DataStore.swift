@@ -124,6 +124,24 @@ public protocol DataStoreBatching: DataStore {
     func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws
 }
 
+/// A store whose batch delete says which models it deleted.
+///
+/// For a delete by predicate, the core must know the deleted models: the context forgets
+/// them, ``ModelContext/didSave`` lists them and the container's other contexts drop them.
+/// For a store that only adopts ``DataStoreBatching``, the core asks for the matching
+/// identifiers first and then for the delete, two requests between which another process
+/// can change what matches. A store that adopts this protocol reads the identifiers in the
+/// delete's own transaction, so the list is exactly what the delete removed, and it can
+/// read them more cheaply than a separate fetch.
+public protocol DataStoreBatchDeleteListing: DataStoreBatching {
+    /// Deletes the models a batch-delete request selects and returns their identifiers.
+    ///
+    /// - Returns: The identifier of every model the delete removed, each once.
+    /// - Throws: ``DataStoreError/preferInMemoryFilter`` to let the core select the models,
+    ///   or the store's error; nothing is deleted then.
+    func deleteListing<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws -> [PersistentIdentifier]
+}
+
 /// A store that writes only the properties an updated snapshot lists.
 ///
 /// For such a store the core sends, in ``DataStoreSaveChangesRequest/updated``, snapshots

@@ -7,6 +7,7 @@ extension StoreConformance {
         Check("batch delete removes exactly the matches", batchDeleteRemovesExactlyTheMatches),
         Check("batch delete applies delete rules", batchDeleteAppliesDeleteRules),
         Check("delete by predicate removes stored matches at the next save", deleteByPredicateRunsAtTheNextSave),
+        Check("delete by predicate lists exactly what it deleted", deleteByPredicateListsWhatItDeleted),
     ]
 
     static func batchDeleteRemovesExactlyTheMatches(_ harness: ConformanceHarness) throws {
@@ -120,6 +121,61 @@ extension StoreConformance {
         let everything = harness.context(container)
         try everything.delete(model: Entry.self)
         try everything.save()
+        #expect(try harness.context(container).fetchCount(FetchDescriptor<Entry>()) == 0)
+    }
+
+    /// `didSave`, and the store's history where it keeps one, list exactly the models a
+    /// delete by predicate removed: the matches of a predicate, every model of a type whose
+    /// identifiers have gaps, every model of a type whose identifiers run without a gap from
+    /// above the first one, and nothing when nothing is left.
+    static func deleteByPredicateListsWhatItDeleted(_ harness: ConformanceHarness) throws {
+        let container = try harness.container(for: Entry.self)
+        let writer = harness.context(container)
+        let first = (0..<10).map { Entry(writer: 0, batch: 0, sequence: $0) }
+        for entry in first { writer.insert(entry) }
+        try writer.save()
+        let ids = first.map(\.persistentModelID)
+        for index in [1, 4, 9] { writer.delete(first[index]) }
+        try writer.save()
+
+        /// What `didSave` and the history list as deleted by the save after `body`.
+        func deletions(_ body: (ModelContext) throws -> Void) throws -> (notified: [PersistentIdentifier], history: [PersistentIdentifier]?) {
+            let context = harness.context(container)
+            try body(context)
+            let notified = Locked<[PersistentIdentifier]>([])
+            let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { note in
+                let ids = note.userInfo?[ModelContext.NotificationKey.deletedIdentifiers.rawValue] as? [PersistentIdentifier] ?? []
+                notified.withLock { $0.append(contentsOf: ids) }
+            }
+            defer { NotificationCenter.default.removeObserver(observer) }
+            try context.save()
+            let history: [PersistentIdentifier]?
+            do {
+                let last = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).last
+                history = last?.changes.compactMap { change in
+                    if case .delete(let delete) = change { return delete.changedPersistentIdentifier }
+                    return nil
+                } ?? []
+            } catch DataStoreError.unsupportedFeature {
+                history = nil
+            }
+            return (notified.withLock { $0 }, history)
+        }
+        func expectListed(_ outcome: (notified: [PersistentIdentifier], history: [PersistentIdentifier]?), _ expected: [PersistentIdentifier], _ what: String) {
+            #expect(outcome.notified.count == Set(outcome.notified).count, "didSave lists a model twice (\(what))")
+            #expect(Set(outcome.notified) == Set(expected), "didSave does not list exactly what \(what) deleted")
+            if let history = outcome.history, !expected.isEmpty {
+                #expect(history.count == expected.count && Set(history) == Set(expected), "history does not record exactly what \(what) deleted")
+            }
+        }
+
+        expectListed(try deletions { try $0.delete(model: Entry.self, where: #Predicate { $0.sequence < 3 }) }, [ids[0], ids[2]], "a predicate")
+        expectListed(try deletions { try $0.delete(model: Entry.self) }, [3, 5, 6, 7, 8].map { ids[$0] }, "a delete of every model, with gaps")
+        let second = (0..<5).map { Entry(writer: 1, batch: 1, sequence: $0) }
+        for entry in second { writer.insert(entry) }
+        try writer.save()
+        expectListed(try deletions { try $0.delete(model: Entry.self) }, second.map(\.persistentModelID), "a delete of every model, without gaps")
+        expectListed(try deletions { try $0.delete(model: Entry.self) }, [], "a delete of an empty type")
         #expect(try harness.context(container).fetchCount(FetchDescriptor<Entry>()) == 0)
     }
 }
