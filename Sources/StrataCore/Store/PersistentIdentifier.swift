@@ -13,8 +13,11 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
     /// The opaque, hashable identity of a ``PersistentIdentifier``.
     public struct ID: Hashable, Comparable, Codable, Sendable {
         /// The store and entity, one shared object per pair, so an identifier is 32 bytes
-        /// rather than 56 and hashes and compares them by reference.
-        let scope: Scope
+        /// rather than 56 and hashes and compares them by reference. Scopes live as long as
+        /// the process (``Scope/named(storeIdentifier:entityName:)`` keeps each), so the
+        /// reference is not counted: copying or dropping an identifier with an integer key
+        /// costs no atomic retain or release.
+        unowned(unsafe) let scope: Scope
         let primaryKey: PrimaryKey
 
         var storeIdentifier: String? { scope.storeIdentifier }
@@ -174,6 +177,15 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         default: key = .string(primaryKey.description)
         }
         return PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: key)
+    }
+
+    /// Creates a permanent identifier for a model a store holds under an integer key, without
+    /// the generic overload's type checks.
+    ///
+    /// An integer literal, as in `primaryKey: 0`, picks this overload rather than the generic one.
+    /// - Throws: ``DataStoreError/unsupportedFeature`` when `storeIdentifier` or `entityName` is empty.
+    public static func identifier(for storeIdentifier: String, entityName: String, primaryKey: Int) throws -> PersistentIdentifier {
+        try identifier(for: storeIdentifier, entityName: entityName, primaryKey: Int64(primaryKey))
     }
 
     /// Creates a permanent identifier for a model a store holds under an integer key, without
