@@ -29,7 +29,7 @@ enum ChangeCapture {
         }
         var names: [String] = []
         var values: [PersistentValue] = []
-        let slots: [Int] = properties == .changed ? data.changedSlots.sorted() : Array(0..<data.slotCount)
+        let slots: [Int] = properties == .changed ? Array(data.changedSlots) : Array(0..<data.slotCount)
         names.reserveCapacity(slots.count)
         values.reserveCapacity(slots.count)
         var unused: [PersistentIdentifier: any BackingData] = [:]

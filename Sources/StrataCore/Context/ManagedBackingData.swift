@@ -104,13 +104,13 @@ class ManagedData {
     }
 
     /// Slots set since the model was fetched or last saved.
-    var changedSlots: Set<Int> {
+    var changedSlots: SlotSet {
         get { tracking?.changedSlots ?? [] }
         set { if !newValue.isEmpty || tracking != nil { tracked.changedSlots = newValue } }
     }
 
     /// Slots whose relationship fault failed to load; a save that would overwrite one refuses.
-    var failedFaultSlots: Set<Int> {
+    var failedFaultSlots: SlotSet {
         get { tracking?.failedFaultSlots ?? [] }
         set { if !newValue.isEmpty || tracking != nil { tracked.failedFaultSlots = newValue } }
     }
@@ -266,9 +266,9 @@ final class ChangeTracking {
     /// The slots as saved, captured at the first change after a save or fetch.
     var original: SlotStorage?
     /// Slots set since the model was fetched or last saved.
-    var changedSlots: Set<Int> = []
+    var changedSlots = SlotSet()
     /// Slots whose relationship fault failed to load.
-    var failedFaultSlots: Set<Int> = []
+    var failedFaultSlots = SlotSet()
     /// The owner, held strongly while another model shares the data (an insert that a
     /// unique constraint merged into a stored model), so the owner outlives every model
     /// that writes through the data. Released with the context.

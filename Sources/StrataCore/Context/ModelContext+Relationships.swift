@@ -85,7 +85,8 @@ extension ModelContext {
             notifyObservers(of: model, slot: slot)
             return
         }
-        guard let runtime = try? runtime(for: data.entityName),
+        // An attribute has no other side: no runtime lookup for the common write.
+        guard data.layout.relationshipSlots.contains(slot), let runtime = try? runtime(for: data.entityName),
             let relationship = runtime.relationshipBySlot[slot]
         else { return }
         // The old destinations must learn they left, so a fault is loaded here (a setter,

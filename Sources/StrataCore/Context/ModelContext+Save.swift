@@ -131,10 +131,14 @@ extension ModelContext {
                 for model in part.inserted { self.inserted.remove(model) }
             }
             for model in part.inserted { outcome.inserted.append(finishInsert(model, remapped: result.remapped)) }
-            for (model, snapshot) in zip(part.updated, updated) {
-                finishUpdate(model)
-                outcome.updated.append(snapshot)
+            // Every changed model in one part: the set is emptied at once, as for inserts.
+            if part.updated.count == changed.count {
+                changed = ModelSet()
+                for model in part.updated { managedAny(model)?.markSaved() }
+            } else {
+                for model in part.updated { finishUpdate(model) }
             }
+            outcome.updated.append(contentsOf: updated)
             for model in part.deleted { outcome.deleted.append(finishDelete(model)) }
             for (id, snapshot) in result.reregister {
                 guard let model = registered[id], let data = managedAny(model) else { continue }

@@ -274,8 +274,11 @@ struct ModelSet {
 
     mutating func insert(_ model: any PersistentModel) {
         let key = ObjectIdentifier(model)
-        guard index[key] == nil else { return }
-        index[key] = storage.count
+        // One hash for a new member; a member already there gets its position back.
+        if let position = index.updateValue(storage.count, forKey: key) {
+            index[key] = position
+            return
+        }
         storage.append(model)
     }
 
