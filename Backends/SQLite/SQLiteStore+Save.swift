@@ -53,6 +53,7 @@ struct SaveWriter {
     private var lastTable: SQLiteSchemaMapping.Table?
     private var lastInsert: (entityName: String, statement: SQLiteStatement)?
     private var updateStatements: [UpdateShape: SQLiteStatement] = [:]
+    private var lastUpdate: (shape: UpdateShape, statement: SQLiteStatement)?
     /// The save's changes, for its history row.
     private var history = HistoryRecorder()
     private let recordsHistory: Bool
@@ -231,13 +232,18 @@ struct SaveWriter {
         values.append(.integer(key))
         let shape = UpdateShape(entityName: table.entityName, columns: columns)
         let statement: SQLiteStatement
-        if let cached = updateStatements[shape] {
+        if let lastUpdate, lastUpdate.shape == shape {
+            // The updates of a save mostly change the same columns: compared, not hashed.
+            lastUpdate.statement.reset()
+            statement = lastUpdate.statement
+        } else if let cached = updateStatements[shape] {
             cached.reset()
             statement = cached
         } else {
             statement = try connection.cached(store.statements.update(table, columns: columns))
             updateStatements[shape] = statement
         }
+        lastUpdate = (shape, statement)
         try statement.bind(values)
         try statement.run()
         guard connection.changes > 0 else { throw missingModel(listed.snapshot.persistentIdentifier) }
@@ -375,7 +381,7 @@ struct SaveWriter {
     private mutating func collectExternalFiles(
         of key: Int64, in table: SQLiteSchemaMapping.Table, columns: [Int], on connection: SQLiteConnection
     ) throws {
-        guard store.externalStorage != nil else { return }
+        guard store.externalStorage != nil, columns.contains(where: { table.columns[$0].externalStorage }) else { return }
         let sql = try statements(of: table).selectExternal
         for index in columns {
             guard let select = sql[table.columns[index].name] else { continue }

@@ -321,27 +321,40 @@ struct SavePlan {
     ///
     /// - Throws: ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` for a model no store holds.
     init(_ context: ModelContext) throws {
-        var byStore: [String: Part] = [:]
-        var last: (entityName: String, store: StoreBox)?
-        func add(_ model: any PersistentModel, _ path: WritableKeyPath<Part, [any PersistentModel]>) throws {
-            let entityName = context.managedAny(model)?.entityName ?? Schema.entityName(for: type(of: model))
-            let store: StoreBox
-            if let last, last.entityName == entityName {
-                store = last.store
+        // A handful of stores at most: found by identity in an array, and the models of a
+        // save come in runs of one entity, so most models reuse the last part.
+        var found: [Part] = []
+        var last: (entityName: String, index: Int)?
+        func part(for entityName: String) throws -> Int {
+            if let last, last.entityName == entityName { return last.index }
+            let store = try context.core.store(for: entityName)
+            let index: Int
+            if let existing = found.firstIndex(where: { $0.store === store }) {
+                index = existing
             } else {
-                store = try context.core.store(for: entityName)
-                last = (entityName, store)
+                found.append(Part(store: store))
+                index = found.count - 1
             }
-            byStore[store.identifier, default: Part(store: store)][keyPath: path].append(model)
+            last = (entityName, index)
+            return index
         }
-        for model in context.inserted.models { try add(model, \.inserted) }
-        for model in context.changed.models where context.managedAny(model)?.isDeleted != true { try add(model, \.updated) }
-        for model in context.deleted.models { try add(model, \.deleted) }
-        for batch in context.pendingBatchDeletes {
-            let store = try context.core.store(for: batch.entityName)
-            if byStore[store.identifier] == nil { byStore[store.identifier] = Part(store: store) }
+        func entityName(of model: any PersistentModel) -> String {
+            context.managedAny(model)?.entityName ?? Schema.entityName(for: type(of: model))
         }
-        parts = context.core.stores.compactMap { byStore[$0.identifier] }
+        for model in context.inserted.models {
+            let index = try part(for: entityName(of: model))
+            found[index].inserted.append(model)
+        }
+        for model in context.changed.models where context.managedAny(model)?.isDeleted != true {
+            let index = try part(for: entityName(of: model))
+            found[index].updated.append(model)
+        }
+        for model in context.deleted.models {
+            let index = try part(for: entityName(of: model))
+            found[index].deleted.append(model)
+        }
+        for batch in context.pendingBatchDeletes { _ = try part(for: batch.entityName) }
+        parts = context.core.stores.compactMap { store in found.first { $0.store === store } }
     }
 }
 

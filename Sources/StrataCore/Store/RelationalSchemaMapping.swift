@@ -7,47 +7,74 @@ import Foundation
 package struct RelationalSchemaMapping: Sendable {
     /// The table of one entity.
     package struct Table: Sendable {
-        package let entityName: String
-        package let tableName: String
+        /// The fields, in one object: a save or fetch hands a table along row after row, and
+        /// copying a struct of eleven arrays and strings was eleven retains and releases.
+        private final class Fields: Sendable {
+            let entityName: String
+            let tableName: String
+            let propertyNames: [String]
+            let properties: [Property]
+            let columns: [Column]
+            let uniqueConstraints: [[String]]
+            let indices: [[String]]
+            let columnSlots: [Int]
+            let everySlot: [Int?]
+            let everyColumn: [Int]
+            let wholeRowSelection: [String]
+            let hasJoinTables: Bool
+
+            init(
+                entityName: String, tableName: String, propertyNames: [String], properties: [Property], columns: [Column],
+                uniqueConstraints: [[String]], indices: [[String]]
+            ) {
+                self.entityName = entityName
+                self.tableName = tableName
+                self.propertyNames = propertyNames
+                self.properties = properties
+                self.columns = columns
+                self.uniqueConstraints = uniqueConstraints
+                self.indices = indices
+                columnSlots = columns.map(\.slot)
+                everySlot = propertyNames.indices.map { $0 }
+                everyColumn = Array(columns.indices)
+                wholeRowSelection = ([RelationalSchemaMapping.primaryKey] + columns.map(\.name)).map { "t0." + SQLIdentifier.quote($0) }
+                hasJoinTables = properties.contains { if case .joinTable = $0 { true } else { false } }
+            }
+        }
+
+        private let fields: Fields
+
+        package var entityName: String { fields.entityName }
+        package var tableName: String { fields.tableName }
         /// Property names in slot order, as snapshots carry them.
-        package let propertyNames: [String]
+        package var propertyNames: [String] { fields.propertyNames }
         /// One entry per property, in slot order.
-        package let properties: [Property]
+        package var properties: [Property] { fields.properties }
         /// Columns besides `_pk`, in table order: attributes and to-one relationships.
-        package let columns: [Column]
-        package let uniqueConstraints: [[String]]
-        package let indices: [[String]]
+        package var columns: [Column] { fields.columns }
+        package var uniqueConstraints: [[String]] { fields.uniqueConstraints }
+        package var indices: [[String]] { fields.indices }
         /// The slot of each column, in column order.
-        package let columnSlots: [Int]
+        package var columnSlots: [Int] { fields.columnSlots }
         /// Every slot, for a snapshot that lists every property (``SnapshotColumns``).
-        package let everySlot: [Int?]
+        package var everySlot: [Int?] { fields.everySlot }
         /// Every column index, in order.
-        package let everyColumn: [Int]
+        package var everyColumn: [Int] { fields.everyColumn }
         /// The primary key and every column, qualified with the alias `t0`: what a fetch of
         /// whole rows selects, quoted once rather than for every fetch.
-        package let wholeRowSelection: [String]
+        package var wholeRowSelection: [String] { fields.wholeRowSelection }
 
         /// Whether a to-many relationship keeps its members in a join table, so that a saved
         /// row has join rows to write.
-        package var hasJoinTables: Bool {
-            properties.contains { if case .joinTable = $0 { true } else { false } }
-        }
+        package var hasJoinTables: Bool { fields.hasJoinTables }
 
         package init(
             entityName: String, tableName: String, propertyNames: [String], properties: [Property], columns: [Column],
             uniqueConstraints: [[String]], indices: [[String]]
         ) {
-            self.entityName = entityName
-            self.tableName = tableName
-            self.propertyNames = propertyNames
-            self.properties = properties
-            self.columns = columns
-            self.uniqueConstraints = uniqueConstraints
-            self.indices = indices
-            columnSlots = columns.map(\.slot)
-            everySlot = propertyNames.indices.map { $0 }
-            everyColumn = Array(columns.indices)
-            wholeRowSelection = ([RelationalSchemaMapping.primaryKey] + columns.map(\.name)).map { "t0." + SQLIdentifier.quote($0) }
+            fields = Fields(
+                entityName: entityName, tableName: tableName, propertyNames: propertyNames, properties: properties, columns: columns,
+                uniqueConstraints: uniqueConstraints, indices: indices)
         }
 
         /// The keys of `identifiers` that can name rows of this table (of `storeIdentifier`'s
