@@ -253,6 +253,23 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 3)
     }
 
+    @Test func rollbackRestoresTheSavedValueOfAPropertyChangedTwice() throws {
+        _ = try insertSampleGraph()
+        let kyoto = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Kyoto" })).first!
+        kyoto.destination = "Nara"
+        kyoto.name = "Renamed"
+        kyoto.destination = "Osaka"
+        context.rollback()
+        #expect(kyoto.destination == "Kyoto", "the rollback restored the first change, not the saved value")
+        #expect(kyoto.name == "Temples")
+        // Saved, the restored values are what the store holds; a later rollback returns to them.
+        kyoto.destination = "Nara"
+        try context.save()
+        kyoto.destination = "Osaka"
+        context.rollback()
+        #expect(kyoto.destination == "Nara")
+    }
+
     @Test func enumerateVisitsEveryModelInBatchesAndGuardsMutations() throws {
         _ = try insertSampleGraph()
         var names: [String] = []

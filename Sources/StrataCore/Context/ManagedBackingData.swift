@@ -82,11 +82,23 @@ class ManagedData {
         storage[slot] = value
     }
 
-    /// Notes a change of `slot`, keeping the saved slots at the first change since a save or fetch.
+    /// Notes a change of `slot`, keeping its saved value at its first change since a save or fetch.
     fileprivate func recordChange(at slot: Int) {
         let tracking = tracked
-        if !isInserted && !isChanged && tracking.original == nil { tracking.original = storage }
+        recordOriginal(at: slot, in: tracking)
         tracking.changedSlots.insert(slot)
+    }
+
+    /// Keeps the saved value of `slot` for a rollback, unless it changed already since the
+    /// last save or fetch (or the model was never saved). Only changed slots are kept: a copy
+    /// of every slot at the first change was a copy of the whole array per changed model.
+    func recordOriginal(at slot: Int) {
+        recordOriginal(at: slot, in: tracked)
+    }
+
+    private func recordOriginal(at slot: Int, in tracking: ChangeTracking) {
+        guard !isInserted, slot < storage.count, !tracking.changedSlots.contains(slot), !tracking.hasOriginal(of: slot) else { return }
+        tracking.addOriginal(storage[slot], of: slot)
     }
 
     /// The change tracking, made when first needed.
@@ -95,12 +107,6 @@ class ManagedData {
         let made = ChangeTracking()
         tracking = made
         return made
-    }
-
-    /// The slots as saved before the first unsaved change.
-    var original: SlotStorage? {
-        get { tracking?.original }
-        set { if newValue != nil || tracking != nil { tracked.original = newValue } }
     }
 
     /// Slots set since the model was fetched or last saved.
@@ -125,8 +131,10 @@ class ManagedData {
 
     /// Puts back the values saved before the first unsaved change.
     func restoreOriginal() {
-        if let original = tracking?.original { storage = original }
-        tracking?.original = nil
+        tracking?.forEachOriginal { slot, value in
+            if slot < storage.count { storage[slot] = value }
+        }
+        tracking?.removeOriginals()
         tracking?.changedSlots = []
         isChanged = false
         isDeleted = false
@@ -158,7 +166,7 @@ class ManagedData {
         }
         context = nil
         tracking?.keepsOwnerAlive = nil
-        tracking?.original = nil
+        tracking?.removeOriginals()
     }
 
     /// The identifiers of a collection's models, read through its own element type: reading
@@ -174,7 +182,7 @@ class ManagedData {
         if tracking.keepsOwnerAlive == nil {
             self.tracking = nil
         } else {
-            tracking.original = nil
+            tracking.removeOriginals()
             tracking.changedSlots = []
             tracking.failedFaultSlots = []
         }
@@ -263,8 +271,28 @@ extension ManagedBackingData: ModelMaking {
 
 /// The change tracking of a registered model's backing data.
 final class ChangeTracking {
-    /// The slots as saved, captured at the first change after a save or fetch.
-    var original: SlotStorage?
+    /// The saved value of each slot changed since the last save or fetch, taken at its first
+    /// change: the first inline (most changes set one property), the others in an array.
+    private var firstOriginal: (slot: Int, value: ManagedSlot)?
+    private var moreOriginals: [(slot: Int, value: ManagedSlot)] = []
+
+    func hasOriginal(of slot: Int) -> Bool {
+        firstOriginal?.slot == slot || moreOriginals.contains { $0.slot == slot }
+    }
+
+    func addOriginal(_ value: ManagedSlot, of slot: Int) {
+        if firstOriginal == nil { firstOriginal = (slot, value) } else { moreOriginals.append((slot, value)) }
+    }
+
+    func forEachOriginal(_ body: (Int, ManagedSlot) -> Void) {
+        if let firstOriginal { body(firstOriginal.slot, firstOriginal.value) }
+        for original in moreOriginals { body(original.slot, original.value) }
+    }
+
+    func removeOriginals() {
+        firstOriginal = nil
+        moreOriginals = []
+    }
     /// Slots set since the model was fetched or last saved.
     var changedSlots = SlotSet()
     /// Slots whose relationship fault failed to load.

@@ -54,7 +54,8 @@ extension ModelContext {
         layout.modelMaker.adopt(model, storage: storage, identifier: identifier, context: self, layout: layout)
         registered.register(model, as: identifier)
         inserted.insert(model)
-        registerUndo { $0.undoInsert(model) }
+        // Checked here: the closure's context would be allocated before registerUndo's own check.
+        if undoManager != nil { registerUndo { $0.undoInsert(model) } }
         added.append(model)
         for other in related { adopt(other, collecting: &added) }
     }
@@ -78,7 +79,8 @@ extension ModelContext {
             data.isChanged = true
             changed.insert(model)
         }
-        registerUndo { $0.restore(model, slot: slot, to: old) }
+        // Checked here: the closure's context would be allocated before registerUndo's own check.
+        if undoManager != nil { registerUndo { $0.restore(model, slot: slot, to: old) } }
         scheduleAutosave()
         if maintainingInverses {
             // The other side of a relationship: its setter did not run, so tell its observers here.

@@ -138,7 +138,7 @@ extension ModelContext {
             } else {
                 for model in part.updated { finishUpdate(model) }
             }
-            outcome.updated.append(contentsOf: updated)
+            if outcome.updated.isEmpty { outcome.updated = updated } else { outcome.updated.append(contentsOf: updated) }
             for model in part.deleted { outcome.deleted.append(finishDelete(model)) }
             for (id, snapshot) in result.reregister {
                 guard let model = registered[id], let data = managedAny(model) else { continue }

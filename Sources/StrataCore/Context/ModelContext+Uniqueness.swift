@@ -140,10 +140,10 @@ extension ModelContext {
                 details: "the new \(source.entityName) and the stored \(target.entityName) \(existing.persistentModelID) have the same \(names.joined(separator: ", ")), which must be unique across their class hierarchy; an insert cannot replace a model of another class, so nothing was saved")
         }
         let runtime = try runtime(for: target.entityName)
-        if !target.isInserted && !target.isChanged && target.original == nil { target.original = target.storage }
         var adopted: [(EntityRuntime.RelationshipSlot, [any PersistentModel])] = []
         for slot in 0..<source.slotCount where slot < target.slotCount {
             guard let relationship = runtime.relationshipBySlot[slot] else {
+                target.recordOriginal(at: slot)
                 target[slot: slot] = source[slot: slot]
                 target.changedSlots.insert(slot)
                 continue
@@ -151,6 +151,7 @@ extension ModelContext {
             let incoming = loadedModels(in: source[slot: slot])
             if relationship.isToOne {
                 guard let destination = incoming.first else { continue }
+                target.recordOriginal(at: slot)
                 target[slot: slot] = .loaded(.toOne(destination))
                 target.changedSlots.insert(slot)
                 adopted.append((relationship, [destination]))
@@ -158,6 +159,7 @@ extension ModelContext {
                 let current = try relatedModels(in: target[slot: slot])
                 let added = incoming.filter { other in !current.contains { $0 === other } }
                 guard !added.isEmpty, let type = relationship.collectionType else { continue }
+                target.recordOriginal(at: slot)
                 target[slot: slot] = .loaded(.toMany(RelationshipEditing.make(type, current + added)))
                 target.changedSlots.insert(slot)
                 adopted.append((relationship, added))
