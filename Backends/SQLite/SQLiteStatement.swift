@@ -46,16 +46,25 @@ final class SQLiteStatement {
         case .null: code = sqlite3_bind_null(handle, index)
         case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
         case .real(let number): code = sqlite3_bind_double(handle, index, number)
-        case .text(let text):
-            // The byte count, not -1: a string may hold NUL characters, which -1 would cut at.
-            code = sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), strata_sqlite_transient())
+        case .text(var text):
+            // The bytes in place, not the implicit C-string conversion, which made an array
+            // per string; and their count, not -1: a string may hold NUL characters, which -1
+            // would cut at. An empty string still passes a pointer, since NULL binds NULL.
+            code = text.withUTF8 { bytes in
+                sqlite3_bind_text(
+                    handle, index, (bytes.baseAddress.map(UnsafeRawPointer.init) ?? Self.noBytes).assumingMemoryBound(to: CChar.self),
+                    Int32(bytes.count), strata_sqlite_transient())
+            }
         case .blob(let bytes):
             code = bytes.withUnsafeBytes { buffer in
                 sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), strata_sqlite_transient())
             }
         }
-        try connection.check(code, sql: sql)
+        if code != SQLITE_OK { try connection.check(code, sql: sql) }
     }
+
+    /// A valid address for an empty string's bytes.
+    private static var noBytes: UnsafeRawPointer { UnsafeRawPointer(("" as StaticString).utf8Start) }
 
     /// Advances to the next row; `false` when the statement is done.
     ///

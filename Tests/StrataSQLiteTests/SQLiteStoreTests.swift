@@ -96,6 +96,18 @@ import Testing
         #expect(try connection.scalarText("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'DiskTrip_index_%'") == "4")
     }
 
+    @Test func emptyAndNULHoldingStringsAreStoredAsTextNotNULL() throws {
+        let url = storeURL()
+        let context = ModelContext(try container(url))
+        context.insert(DiskTrip(name: "", destination: "a\u{0}b", startDate: today, endDate: today))
+        try context.save()
+        let connection = try SQLiteConnection(path: url.path, readOnly: true)
+        #expect(try connection.scalarText("SELECT typeof(\"name\") || ':' || length(\"name\") FROM \"DiskTrip\"") == "text:0")
+        #expect(try connection.scalarText("SELECT typeof(\"destination\") || ':' || length(CAST(\"destination\" AS BLOB)) FROM \"DiskTrip\"") == "text:3")
+        let trip = try #require(try ModelContext(try container(url)).fetch(FetchDescriptor<DiskTrip>()).first)
+        #expect(trip.name == "" && trip.destination == "a\u{0}b")
+    }
+
     @Test func readOnlyStoreFetchesButRefusesToSave() throws {
         let url = storeURL()
         try insertTrips(into: try container(url))
