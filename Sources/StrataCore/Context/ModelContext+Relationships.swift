@@ -62,7 +62,9 @@ extension ModelContext {
 
     /// Makes the inverse side of every relationship of a newly inserted model point back at it.
     func linkInverses(ofInserted model: any PersistentModel) {
-        guard let data = managedAny(model), let runtime = try? runtime(for: data.entityName) else { return }
+        // A model without relationships, the common insert, needs no runtime lookup by name.
+        guard let data = managedAny(model), !data.layout.relationshipSlots.isEmpty, let runtime = try? runtime(for: data.entityName)
+        else { return }
         for relationship in runtime.relationships where relationship.inverseSlot != nil {
             let current = loadedModels(in: data[slot: relationship.slot])
             guard !current.isEmpty else { continue }
