@@ -63,7 +63,8 @@ extension PostgresStore {
             try writer.clearJoinRows(of: table, ownersSQL: keys, binds: rows.compilation.binds, on: connection)
             let deleted = try writer.deleteRows(of: table, where: "IN (\(keys))", binds: rows.compilation.binds, on: connection)
             _ = try PostgresHistory(store: self).record(writer.history, author: request.editingState.author, on: connection)
-            try countCommit(on: connection)
+            // A delete that matched nothing is no commit the other processes need to refresh for.
+            if !deleted.isEmpty { try countCommit(on: connection) }
             return deleted
         }
         let template = try PersistentIdentifier.identifier(for: identifier, entityName: table.entityName, primaryKey: 0)
