@@ -19,6 +19,7 @@ final class StoreBox: @unchecked Sendable {
     }
 
     var supportsBatchDelete: Bool { store is any DataStoreBatching }
+    var listsBatchDeletes: Bool { store is any DataStoreBatchDeleteListing }
 
     /// The last ``DataStoreExternalChangeDetecting/externalChangeCount()`` seen.
     private let lastExternalChangeCount = Locked<Int64?>(nil)

@@ -99,7 +99,8 @@ extension ModelContext {
         let identifiers = try plan.identifiers(in: self)
         guard !identifiers.isEmpty else { return BatchDeleteOutcome() }
         if appliesRules { return try deleteApplyingRules(identifiers) }
-        if store.supportsBatchDelete, !(store.store is any DataStoreBatchDeleteListing), let filter = storeFilter {
+        // A store that lists its batch deletes and refused this one above would refuse again.
+        if store.supportsBatchDelete, !store.listsBatchDeletes, let filter = storeFilter {
             do {
                 try store.delete(request(filter))
                 return BatchDeleteOutcome(deleted: identifiers)

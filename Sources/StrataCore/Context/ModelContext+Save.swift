@@ -123,22 +123,11 @@ extension ModelContext {
                 outcome.committedStores.append(part.store.identifier)
                 if let token = result.historyToken { outcome.historyTokens.append(token) }
             }
-            // Every inserted model in one part (one store): the set is emptied at once rather
-            // than model by model.
-            if part.inserted.count == self.inserted.count {
-                self.inserted = ModelSet()
-            } else {
-                for model in part.inserted { self.inserted.remove(model) }
-            }
+            self.inserted.remove(part.inserted)
             for model in part.inserted { outcome.inserted.append(finishInsert(model, remapped: result.remapped)) }
-            // Every changed model in one part: the set is emptied at once, as for inserts.
-            if part.updated.count == changed.count {
-                changed = ModelSet()
-                for model in part.updated { managedAny(model)?.markSaved() }
-            } else {
-                for model in part.updated { finishUpdate(model) }
-            }
-            if outcome.updated.isEmpty { outcome.updated = updated } else { outcome.updated.append(contentsOf: updated) }
+            changed.remove(part.updated)
+            for model in part.updated { managedAny(model)?.markSaved() }
+            outcome.updated.append(taking: updated)
             for model in part.deleted { outcome.deleted.append(finishDelete(model)) }
             for (id, snapshot) in result.reregister {
                 guard let model = registered[id], let data = managedAny(model) else { continue }
@@ -249,11 +238,6 @@ extension ModelContext {
         data.isInserted = false
         data.markSaved()
         return permanent
-    }
-
-    private func finishUpdate(_ model: any PersistentModel) {
-        changed.remove(model)
-        managedAny(model)?.markSaved()
     }
 
     /// Forgets a model its store deleted: it leaves the identity map and the change sets,

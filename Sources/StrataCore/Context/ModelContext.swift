@@ -282,6 +282,17 @@ struct ModelSet {
         storage.append(model)
     }
 
+    /// Removes `models`, members of the set each listed once; when they are every member (a
+    /// save's inserts or changes, all in one store), the set is emptied at once rather than
+    /// model by model.
+    mutating func remove(_ models: [any PersistentModel]) {
+        if models.count == count {
+            self = ModelSet()
+        } else {
+            for model in models { remove(model) }
+        }
+    }
+
     mutating func remove(_ model: any PersistentModel) {
         guard let position = index.removeValue(forKey: ObjectIdentifier(model)) else { return }
         storage[position] = nil
