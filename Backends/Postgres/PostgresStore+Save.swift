@@ -222,11 +222,11 @@ struct PostgresSaveWriter {
             }
             tombstones[key] = tombstone
         }
-        let deleted = (order ?? tombstones.keys.sorted()).filter { tombstones[$0] != nil }
+        let deleted = (order ?? tombstones.keys.sorted()).compactMap { key in tombstones[key].map { (key, $0) } }
         if recordsHistory {
-            for key in deleted { history.delete(table.entityName, key: key, tombstone: tombstones[key]!) }
+            for (key, tombstone) in deleted { history.delete(table.entityName, key: key, tombstone: tombstone) }
         }
-        return deleted
+        return deleted.map(\.0)
     }
 
     /// The `_pk` of a model this store gave an identifier to.

@@ -98,7 +98,7 @@ extension SQLiteStore {
     /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the predicate has no SQL form,
     ///   ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` store, or ``SQLiteStoreError``.
     public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
-        _ = try deleteRows(request, listing: false)
+        _ = try deleteRows(request, of: try table(for: T.self), listing: false)
     }
 
     /// Deletes the rows the request selects, with their join rows and external files, and
@@ -107,16 +107,15 @@ extension SQLiteStore {
     /// When every row goes and the table's keys run without a gap, no row is read to list them.
     /// - Throws: As ``delete(_:)``.
     public func deleteListing<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws -> [PersistentIdentifier] {
-        let keys = try deleteRows(request, listing: true)
-        let template = try PersistentIdentifier.identifier(for: identifier, entityName: try table(for: T.self).entityName, primaryKey: 0)
-        var identifiers: [PersistentIdentifier] = []
-        identifiers.reserveCapacity(keys.count)
-        for key in keys { identifiers.append(template.replacingPrimaryKey(key)) }
-        return identifiers
+        let table = try table(for: T.self)
+        let keys = try deleteRows(request, of: table, listing: true)
+        let template = try PersistentIdentifier.identifier(for: identifier, entityName: table.entityName, primaryKey: 0)
+        return keys.map(template.replacingPrimaryKey)
     }
 
-    private func deleteRows<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>, listing: Bool) throws -> [Int64] {
-        let table = try table(for: T.self)
+    private func deleteRows<T: PersistentModel>(
+        _ request: DataStoreBatchDeleteRequest<T>, of table: SQLiteSchemaMapping.Table, listing: Bool
+    ) throws -> [Int64] {
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         let filter = try request.filter
         var writer = SaveWriter(store: self)
