@@ -14,11 +14,30 @@ enum ChangeCapture {
         case changed
     }
 
-    /// A snapshot of `data` listing `properties`.
+    /// The property names of the last set of changed slots captured, which the next
+    /// snapshot of the same entity with the same changes shares: the updates of one save
+    /// mostly change the same properties, and one shared array spares an allocation per
+    /// model here and a comparison of names per model in the store.
+    struct ChangedNames {
+        private var last: (layout: ModelLayout, slots: SlotSet, names: [String])?
+
+        mutating func names(of slots: SlotSet, in layout: ModelLayout) -> [String] {
+            if let last, last.layout === layout, last.slots == slots { return last.names }
+            let names = slots.filter { $0 < layout.propertyNames.count }.map { layout.propertyNames[$0] }
+            let shared = names.count == layout.propertyNames.count ? layout.propertyNames : names
+            last = (layout, slots, shared)
+            return shared
+        }
+    }
+
+    /// A snapshot of `data` listing `properties`; `changedNames` keeps the names of the last
+    /// `.changed` snapshot for the next.
     ///
     /// - Throws: ``SwiftDataError/modelValidationFailure`` when `.all` meets a property that
     ///   was not fetched.
-    static func snapshot(of data: ManagedData, layout: ModelLayout, properties: Properties) throws -> DefaultSnapshot {
+    static func snapshot(
+        of data: ManagedData, layout: ModelLayout, properties: Properties, changedNames: inout ChangedNames
+    ) throws -> DefaultSnapshot {
         let identifier = data.identifier ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
         let storage = data.storage
         if properties != .changed, storage.others == nil, layout.ephemeralValues.isEmpty,
@@ -27,27 +46,23 @@ enum ChangeCapture {
             // Every slot is a stored attribute value: the snapshot shares the model's array.
             return DefaultSnapshot(persistentIdentifier: identifier, propertyNames: layout.propertyNames, values: storage.values)
         }
+        if properties == .changed {
+            // Changed slots are loaded: a setter or a merge put their values there.
+            let slots = data.changedSlots
+            let names = changedNames.names(of: slots, in: layout)
+            var values: [PersistentValue] = []
+            values.reserveCapacity(names.count)
+            for slot in slots where slot < layout.propertyNames.count {
+                values.append(try value(of: data, slot: slot, layout: layout, identifier: identifier, properties: properties))
+            }
+            return DefaultSnapshot(persistentIdentifier: identifier, propertyNames: names, values: values)
+        }
         var names: [String] = []
         var values: [PersistentValue] = []
-        let slots: [Int] = properties == .changed ? Array(data.changedSlots) : Array(0..<data.slotCount)
-        names.reserveCapacity(slots.count)
-        values.reserveCapacity(slots.count)
-        var unused: [PersistentIdentifier: any BackingData] = [:]
-        let hasEphemeral = !layout.ephemeralValues.isEmpty
-        for slot in slots where slot < layout.propertyNames.count {
-            let value: PersistentValue
-            switch data[slot: slot] {
-            case .loaded(let backing):
-                if hasEphemeral, let stored = layout.ephemeralValues[slot] {
-                    value = stored
-                } else {
-                    value = SnapshotCapture.persistentValue(of: backing, slot: slot, layout: layout, related: &unused)
-                }
-            case .toOneFault(let id):
-                value = .identifier(id)
-            case .toManyFault(let ids):
-                value = .identifiers(ids)
-            case .unloaded:
+        names.reserveCapacity(data.slotCount)
+        values.reserveCapacity(data.slotCount)
+        for slot in 0..<data.slotCount where slot < layout.propertyNames.count {
+            if case .unloaded = data[slot: slot] {
                 guard properties == .loaded else {
                     throw SwiftDataError.modelValidationFailure.with(
                         details: "\(layout.entityName).\(layout.propertyNames[slot]) of \(identifier) was not fetched and cannot be saved")
@@ -55,11 +70,32 @@ enum ChangeCapture {
                 continue
             }
             names.append(layout.propertyNames[slot])
-            values.append(value)
+            values.append(try value(of: data, slot: slot, layout: layout, identifier: identifier, properties: properties))
         }
         if names.count == layout.propertyNames.count {
             names = layout.propertyNames  // share the entity's name list
         }
         return DefaultSnapshot(persistentIdentifier: identifier, propertyNames: names, values: values)
+    }
+
+    /// The value a snapshot lists for `slot`: a fault as the identifiers it was fetched with.
+    ///
+    /// - Throws: ``SwiftDataError/modelValidationFailure`` for a slot that was not fetched.
+    private static func value(
+        of data: ManagedData, slot: Int, layout: ModelLayout, identifier: PersistentIdentifier, properties: Properties
+    ) throws -> PersistentValue {
+        switch data[slot: slot] {
+        case .loaded(let backing):
+            if !layout.ephemeralValues.isEmpty, let stored = layout.ephemeralValues[slot] { return stored }
+            var unused: [PersistentIdentifier: any BackingData] = [:]
+            return SnapshotCapture.persistentValue(of: backing, slot: slot, layout: layout, related: &unused)
+        case .toOneFault(let id):
+            return .identifier(id)
+        case .toManyFault(let ids):
+            return .identifiers(ids)
+        case .unloaded:
+            throw SwiftDataError.modelValidationFailure.with(
+                details: "\(layout.entityName).\(layout.propertyNames[slot]) of \(identifier) was not fetched and cannot be saved")
+        }
     }
 }

@@ -244,8 +244,10 @@ protocol ModelMaking: AnyObject {
     /// A new model registered in `context`, its backing data holding `storage`.
     static func makeModel(storage: SlotStorage, identifier: PersistentIdentifier, context: ModelContext, layout: ModelLayout)
         -> any PersistentModel
-    /// Makes `model`, a detached model of this class's model type, inserted in `context` with `storage`.
+    /// Makes `model`, a detached model of this class's model type, inserted in `context` with
+    /// `storage`, and returns its new backing data.
     static func adopt(_ model: any PersistentModel, storage: SlotStorage, identifier: PersistentIdentifier, context: ModelContext, layout: ModelLayout)
+        -> ManagedData
 }
 
 extension ManagedBackingData: ModelMaking {
@@ -259,13 +261,16 @@ extension ManagedBackingData: ModelMaking {
         return model
     }
 
-    static func adopt(_ model: any PersistentModel, storage: SlotStorage, identifier: PersistentIdentifier, context: ModelContext, layout: ModelLayout) {
+    static func adopt(_ model: any PersistentModel, storage: SlotStorage, identifier: PersistentIdentifier, context: ModelContext, layout: ModelLayout)
+        -> ManagedData
+    {
         // The caller opened `model` as this class's model type.
         let owner = unsafeDowncast(model as AnyObject, to: Model.self)
         let data = self.init(storage: storage, identifier: identifier, context: context, layout: layout)
         data.owner = owner
         data.isInserted = true
         owner.persistentBackingData = data
+        return data
     }
 }
 

@@ -38,7 +38,7 @@ extension ModelContext {
         for model in plan.dropFirst(deleted.count) {
             guard let data = managedAny(model) else { continue }
             data.isDeleted = true
-            deleted.insert(model)
+            deleted.insert(model, data)
         }
         for (model, relationship, related) in nullify {
             let survivors = related.filter { !planned.contains(ObjectIdentifier($0)) }

@@ -51,9 +51,10 @@ extension ModelContext {
         // A detached model's identifier is read without making one, as its getter would.
         let assigned = if let detached { detached.identifier } else { source.persistentModelID }
         let identifier = assigned ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
-        layout.modelMaker.adopt(model, storage: storage, identifier: identifier, context: self, layout: layout)
+        let data = layout.modelMaker.adopt(model, storage: storage, identifier: identifier, context: self, layout: layout)
         registered.register(model, as: identifier)
-        inserted.insert(model)
+        // Not a member: a model this context holds returned above.
+        inserted.insertNew(model, data)
         // Checked here: the closure's context would be allocated before registerUndo's own check.
         if undoManager != nil { registerUndo { $0.undoInsert(model) } }
         added.append(model)
@@ -79,7 +80,7 @@ extension ModelContext {
     ) {
         if !data.isInserted && !data.isDeleted && !data.isChanged {
             data.isChanged = true
-            changed.insert(model)
+            changed.insertNew(model, data)
         }
         // Checked here: the closure's context would be allocated before registerUndo's own check.
         if undoManager != nil { registerUndo { $0.restore(model, slot: slot, to: old) } }

@@ -101,13 +101,12 @@ extension ModelContext {
         for part in try SavePlan(self).parts {
             let partial = part.store.store is any DataStorePartialUpdating
             let layouts = LayoutCache()
-            func capture(_ model: any PersistentModel, _ properties: ChangeCapture.Properties) throws -> DefaultSnapshot {
-                guard let data = managedAny(model) else {
-                    throw SwiftDataError.missingModelContext.with(details: "\(model.persistentModelID) left the context during the save")
-                }
+            var changedNames = ChangeCapture.ChangedNames()
+            func capture(_ member: ModelSet.Member, _ properties: ChangeCapture.Properties) throws -> DefaultSnapshot {
+                let data = member.data
                 if properties == .all { try loadUnloadedProperties(of: data) }
                 let (layout, runtime) = try layouts.layout(for: data.entityName, in: self)
-                let snapshot = try ChangeCapture.snapshot(of: data, layout: layout, properties: properties)
+                let snapshot = try ChangeCapture.snapshot(of: data, layout: layout, properties: properties, changedNames: &changedNames)
                 return runtime.isInHierarchy ? runtime.storageSnapshot(of: snapshot) : snapshot
             }
             let inserted = try part.inserted.map { try capture($0, .all) }
@@ -124,16 +123,17 @@ extension ModelContext {
                 if let token = result.historyToken { outcome.historyTokens.append(token) }
             }
             self.inserted.remove(part.inserted)
-            for model in part.inserted { outcome.inserted.append(finishInsert(model, remapped: result.remapped)) }
+            for member in part.inserted { outcome.inserted.append(finishInsert(member, remapped: result.remapped)) }
             changed.remove(part.updated)
-            for model in part.updated { managedAny(model)?.markSaved() }
+            for member in part.updated { member.data.markSaved() }
             outcome.updated.append(taking: updated)
-            for model in part.deleted { outcome.deleted.append(finishDelete(model)) }
+            for member in part.deleted { outcome.deleted.append(finishDelete(member.model)) }
             for (id, snapshot) in result.reregister {
                 guard let model = registered[id], let data = managedAny(model) else { continue }
                 try refresh(data, from: snapshot, runtime: try runtime(for: data.entityName), partial: true)
             }
-            markForwardReferences(in: part.inserted + part.updated)
+            markForwardReferences(in: part.inserted)
+            markForwardReferences(in: part.updated)
             do {
                 let batches = try runPendingBatchDeletes(in: part.store)
                 outcome.deleted.append(taking: batches.deleted)
@@ -201,11 +201,11 @@ extension ModelContext {
     /// Refuses a save that would write a relationship whose stored value never loaded:
     /// writing it would replace stored destinations the app never saw.
     private func refuseOverwritingFailedFaults() throws {
-        for model in changed.models {
-            guard let data = managedAny(model), !data.failedFaultSlots.isEmpty else { continue }
-            guard let slot = data.failedFaultSlots.intersection(data.changedSlots).first else { continue }
+        for member in changed.members {
+            let data = member.data
+            guard !data.failedFaultSlots.isEmpty, let slot = data.failedFaultSlots.intersection(data.changedSlots).first else { continue }
             throw SwiftDataError.modelValidationFailure.with(
-                details: "\(ModelLayout.propertyName(of: type(of: model), slot: slot)) of \(model.persistentModelID) failed to load, so changing it would overwrite stored values unseen; fetch the model again and retry")
+                details: "\(ModelLayout.propertyName(of: type(of: member.model), slot: slot)) of \(member.model.persistentModelID) failed to load, so changing it would overwrite stored values unseen; fetch the model again and retry")
         }
     }
 
@@ -227,8 +227,9 @@ extension ModelContext {
 
     // MARK: Bookkeeping after a store committed
 
-    private func finishInsert(_ model: any PersistentModel, remapped: [PersistentIdentifier: PersistentIdentifier]) -> PersistentIdentifier {
-        guard let data = managedAny(model), let temporary = data.identifier else { return model.persistentModelID }
+    private func finishInsert(_ member: ModelSet.Member, remapped: [PersistentIdentifier: PersistentIdentifier]) -> PersistentIdentifier {
+        let (model, data) = (member.model, member.data)
+        guard let temporary = data.identifier else { return model.persistentModelID }
         let permanent = remapped[temporary] ?? temporary
         if permanent != temporary {
             registered.remove(temporary)
@@ -271,16 +272,17 @@ extension ModelContext {
 
     /// Marks models that a store just saved with temporary identifiers of models another
     /// store has yet to insert, so the next round sends them again with permanent ones.
-    private func markForwardReferences(in models: [any PersistentModel]) {
-        for model in models {
-            let relationships = layout(of: type(of: model)).relationshipSlots
-            guard !relationships.isEmpty, let data = managedAny(model) else { continue }
+    private func markForwardReferences(in members: [ModelSet.Member]) {
+        for member in members {
+            let data = member.data
+            let relationships = data.layout.relationshipSlots
+            guard !relationships.isEmpty else { continue }
             for slot in relationships where slot < data.slotCount {
                 let stale = loadedModels(in: data[slot: slot]).contains { managedAny($0)?.isInserted == true }
                 guard stale else { continue }
                 data.changedSlots.insert(slot)
                 data.isChanged = true
-                changed.insert(model)
+                changed.insert(member.model, data)
             }
         }
     }
@@ -291,9 +293,9 @@ extension ModelContext {
 struct SavePlan {
     struct Part {
         let store: StoreBox
-        var inserted: [any PersistentModel] = []
-        var updated: [any PersistentModel] = []
-        var deleted: [any PersistentModel] = []
+        var inserted: [ModelSet.Member] = []
+        var updated: [ModelSet.Member] = []
+        var deleted: [ModelSet.Member] = []
 
         /// Whether the part has no inserts, updates or deletes of models (it may still have deletes by predicate).
         var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
@@ -322,20 +324,14 @@ struct SavePlan {
             last = (entityName, index)
             return index
         }
-        func entityName(of model: any PersistentModel) -> String {
-            context.managedAny(model)?.entityName ?? Schema.entityName(for: type(of: model))
+        for member in context.inserted.members {
+            found[try part(for: member.data.entityName)].inserted.append(member)
         }
-        for model in context.inserted.models {
-            let index = try part(for: entityName(of: model))
-            found[index].inserted.append(model)
+        for member in context.changed.members where !member.data.isDeleted {
+            found[try part(for: member.data.entityName)].updated.append(member)
         }
-        for model in context.changed.models where context.managedAny(model)?.isDeleted != true {
-            let index = try part(for: entityName(of: model))
-            found[index].updated.append(model)
-        }
-        for model in context.deleted.models {
-            let index = try part(for: entityName(of: model))
-            found[index].deleted.append(model)
+        for member in context.deleted.members {
+            found[try part(for: member.data.entityName)].deleted.append(member)
         }
         for batch in context.pendingBatchDeletes { _ = try part(for: batch.entityName) }
         parts = context.core.stores.compactMap { store in found.first { $0.store === store } }

@@ -32,7 +32,7 @@ extension ModelContext {
         data.restore(value, at: slot)
         if !data.isInserted && !data.isDeleted && !data.isChanged {
             data.isChanged = true
-            changed.insert(model)
+            changed.insertNew(model, data)
         }
         notifyObservers(of: model, slot: slot)
         scheduleAutosave()

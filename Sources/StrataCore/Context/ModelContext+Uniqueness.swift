@@ -167,7 +167,7 @@ extension ModelContext {
         }
         if !target.isInserted && !target.isChanged {
             target.isChanged = true
-            changed.insert(existing)
+            changed.insertNew(existing, target)
         }
         inserted.remove(model)
         if let id = source.identifier { registered.remove(id) }

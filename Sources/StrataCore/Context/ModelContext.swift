@@ -190,7 +190,7 @@ public final class ModelContext: Equatable {
         guard let data = managedAny(model) else { return }
         guard !data.isDeleted else { return }
         data.isDeleted = true
-        deleted.insert(model)
+        deleted.insert(model, data)
         registerUndo { $0.undoDelete(model) }
         scheduleAutosave()
     }
@@ -261,46 +261,90 @@ struct WeakContainer {
     init(_ container: ModelContainer) { self.container = container }
 }
 
-/// An insertion-ordered set of models with constant-time membership.
+/// An insertion-ordered set of a context's models, each kept with its backing data.
+///
+/// A save walks the members with their data, so it does not find each model's data again
+/// behind its `any BackingData` (a class cast and a weak load, about 250 instructions, which
+/// the save paid four or five times per model). The index by identity, for removing one
+/// model or testing membership, is built at the first such call and kept from then on: a
+/// context that only adds models and empties the set at its save, the common case, never
+/// hashes a member.
 struct ModelSet {
-    private var storage: [(any PersistentModel)?] = []
-    private var index: [ObjectIdentifier: Int] = [:]
-
-    var isEmpty: Bool { index.isEmpty }
-    var count: Int { index.count }
-    var models: [any PersistentModel] { storage.compactMap { $0 } }
-
-    func contains(_ model: any PersistentModel) -> Bool { index[ObjectIdentifier(model)] != nil }
-
-    mutating func insert(_ model: any PersistentModel) {
-        let key = ObjectIdentifier(model)
-        // One hash for a new member; a member already there gets its position back.
-        if let position = index.updateValue(storage.count, forKey: key) {
-            index[key] = position
-            return
-        }
-        storage.append(model)
+    /// A member: the model and its backing data.
+    struct Member {
+        let model: any PersistentModel
+        let data: ManagedData
     }
 
-    /// Removes `models`, members of the set each listed once; when they are every member (a
-    /// save's inserts or changes, all in one store), the set is emptied at once rather than
-    /// model by model.
-    mutating func remove(_ models: [any PersistentModel]) {
-        if models.count == count {
+    private var storage: [Member?] = []
+    private var memberCount = 0
+    private var index: [ObjectIdentifier: Int]?
+
+    var isEmpty: Bool { memberCount == 0 }
+    var count: Int { memberCount }
+    var models: [any PersistentModel] { storage.compactMap { $0?.model } }
+    var members: [Member] { memberCount == storage.count ? storage.map { $0! } : storage.compactMap { $0 } }
+
+    mutating func contains(_ model: any PersistentModel) -> Bool {
+        buildIndex()
+        return index![ObjectIdentifier(model)] != nil
+    }
+
+    /// Adds `model`, whose backing data in this context is `data`, unless it is a member.
+    mutating func insert(_ model: any PersistentModel, _ data: ManagedData) {
+        let key = ObjectIdentifier(model)
+        // One hash for a new member; a member already there gets its position back.
+        buildIndex()
+        if let position = index!.updateValue(storage.count, forKey: key) {
+            index![key] = position
+            return
+        }
+        storage.append(Member(model: model, data: data))
+        memberCount += 1
+    }
+
+    /// Adds `model`, which the caller knows is not a member (its data's flag says so), without
+    /// a lookup unless the index exists already.
+    mutating func insertNew(_ model: any PersistentModel, _ data: ManagedData) {
+        assert(index.map { $0[ObjectIdentifier(model)] == nil } ?? true, "insertNew of a member")
+        index?[ObjectIdentifier(model)] = storage.count
+        storage.append(Member(model: model, data: data))
+        memberCount += 1
+    }
+
+    /// Removes `members`, each a member listed once; when they are every member (a save's
+    /// inserts or changes, all in one store), the set is emptied at once rather than model
+    /// by model.
+    mutating func remove(_ members: [Member]) {
+        if members.count == count {
             self = ModelSet()
         } else {
-            for model in models { remove(model) }
+            for member in members { remove(member.model) }
         }
     }
 
     mutating func remove(_ model: any PersistentModel) {
-        guard let position = index.removeValue(forKey: ObjectIdentifier(model)) else { return }
+        guard !isEmpty else { return }
+        buildIndex()
+        guard let position = index!.removeValue(forKey: ObjectIdentifier(model)) else { return }
         storage[position] = nil
-        if storage.count > 64 && index.count < storage.count / 2 { compact() }
+        memberCount -= 1
+        if storage.count > 64 && memberCount < storage.count / 2 { compact() }
+    }
+
+    /// Builds the index by identity, at its first use.
+    private mutating func buildIndex() {
+        guard index == nil else { return }
+        var built: [ObjectIdentifier: Int] = [:]
+        built.reserveCapacity(memberCount)
+        for (position, member) in storage.enumerated() {
+            if let member { built[ObjectIdentifier(member.model)] = position }
+        }
+        index = built
     }
 
     private mutating func compact() {
         storage = storage.filter { $0 != nil }
-        index = Dictionary(uniqueKeysWithValues: storage.enumerated().map { (ObjectIdentifier($1!), $0) })
+        index = nil
     }
 }
