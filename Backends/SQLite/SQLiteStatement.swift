@@ -30,6 +30,13 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Rewinds the statement to run again, keeping its bindings: for a caller that binds
+    /// every parameter before each run. A text or blob binding is SQLite's own copy, so a
+    /// kept binding refers to nothing of the caller's.
+    func rewind() {
+        sqlite3_reset(handle)
+    }
+
     /// Binds `values` to the parameters `?1`, `?2`, ... in order.
     ///
     /// - Throws: ``SQLiteStoreError`` when SQLite refuses a binding.

@@ -161,54 +161,54 @@ struct SaveWriter {
         SwiftDataError.modelValidationFailure.with(details: "the SQLite store \(store.path) holds no model \(id); nothing was saved")
     }
 
-    /// The bound values of `columns` (indices into `table.columns`); a reference to a model
-    /// inserted later in this save is bound as NULL and fixed up once that model has a key.
-    private mutating func bindings(
-        _ listed: SnapshotColumns, columns: [Int], table: SQLiteSchemaMapping.Table, key: Int64?
-    ) throws -> [SQLiteValue] {
-        var result: [SQLiteValue] = []
-        result.reserveCapacity(columns.count + 1)
-        for index in columns {
-            let column = table.columns[index]
-            let value = listed.value(ofColumn: index) ?? .null
-            if case .identifier(let target) = value, target.isTemporary {
-                if let permanent = remapped[target] {
-                    result.append(SQLiteValueCodec.encode(.identifier(permanent), storeIdentifier: store.identifier))
-                } else {
-                    result.append(.null)
-                    if let key { fixups.append((table, key, index, target)) } else { pendingFixups.append((index, target)) }
-                }
-                continue
-            }
-            if column.externalStorage, case .data(let bytes) = value, bytes.count >= ExternalStorage.threshold,
-                let storage = store.externalStorage
-            {
-                let reference = try storage.store(bytes)
-                filesWritten.append(reference)
-                result.append(.text(reference))
-                continue
-            }
-            result.append(SQLiteValueCodec.encode(value, storeIdentifier: store.identifier))
+    /// Binds the values of `columns` (indices into `table.columns`) to the statement's
+    /// parameters `?1`, `?2`, ... in place, without an array of values per row; a reference
+    /// to a model inserted later in this save is bound as NULL and fixed up once that model
+    /// has a key.
+    private mutating func bind(
+        _ listed: SnapshotColumns, columns: [Int], table: SQLiteSchemaMapping.Table, key: Int64?, to statement: SQLiteStatement
+    ) throws {
+        for (offset, index) in columns.enumerated() {
+            try statement.bind(try boundValue(listed, column: index, table: table, key: key), at: Int32(offset + 1))
         }
-        return result
+    }
+
+    private mutating func boundValue(_ listed: SnapshotColumns, column index: Int, table: SQLiteSchemaMapping.Table, key: Int64?) throws -> SQLiteValue {
+        let value = listed.value(ofColumn: index) ?? .null
+        if case .identifier(let target) = value, target.isTemporary {
+            if let permanent = remapped[target] {
+                return SQLiteValueCodec.encode(.identifier(permanent), storeIdentifier: store.identifier)
+            }
+            if let key { fixups.append((table, key, index, target)) } else { pendingFixups.append((index, target)) }
+            return .null
+        }
+        if table.columns[index].externalStorage, case .data(let bytes) = value, bytes.count >= ExternalStorage.threshold,
+            let storage = store.externalStorage
+        {
+            let reference = try storage.store(bytes)
+            filesWritten.append(reference)
+            return .text(reference)
+        }
+        return SQLiteValueCodec.encode(value, storeIdentifier: store.identifier)
     }
 
     private mutating func insert(_ listed: SnapshotColumns, into table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> Int64 {
         pendingFixups = []
-        let values = try bindings(listed, columns: table.everyColumn, table: table, key: nil)
+        // Every parameter is bound again below, so a reused statement is rewound without
+        // clearing its bindings.
         let statement: SQLiteStatement
         if let lastInsert, lastInsert.entityName == table.entityName {
-            lastInsert.statement.reset()
+            lastInsert.statement.rewind()
             statement = lastInsert.statement
         } else if let cached = insertStatements[table.entityName] {
-            cached.reset()
+            cached.rewind()
             statement = cached
         } else {
             statement = try connection.cached(try statements(of: table).insert)
             insertStatements[table.entityName] = statement
         }
         lastInsert = (table.entityName, statement)
-        try statement.bind(values)
+        try bind(listed, columns: table.everyColumn, table: table, key: nil, to: statement)
         try statement.run()
         let key = connection.lastInsertRowID
         for pending in pendingFixups { fixups.append((table, key, pending.column, pending.target)) }
@@ -228,23 +228,23 @@ struct SaveWriter {
             return
         }
         try collectExternalFiles(of: key, in: table, columns: columns, on: connection)
-        var values = try bindings(listed, columns: columns, table: table, key: key)
-        values.append(.integer(key))
-        let shape = UpdateShape(entityName: table.entityName, columns: columns)
+        // Every parameter is bound again below, so a reused statement is rewound without
+        // clearing its bindings.
         let statement: SQLiteStatement
-        if let lastUpdate, lastUpdate.shape == shape {
+        if let lastUpdate, lastUpdate.shape.entityName == table.entityName, lastUpdate.shape.columns == columns {
             // The updates of a save mostly change the same columns: compared, not hashed.
-            lastUpdate.statement.reset()
+            lastUpdate.statement.rewind()
             statement = lastUpdate.statement
-        } else if let cached = updateStatements[shape] {
-            cached.reset()
+        } else if let cached = updateStatements[UpdateShape(entityName: table.entityName, columns: columns)] {
+            cached.rewind()
             statement = cached
         } else {
             statement = try connection.cached(store.statements.update(table, columns: columns))
-            updateStatements[shape] = statement
+            updateStatements[UpdateShape(entityName: table.entityName, columns: columns)] = statement
         }
-        lastUpdate = (shape, statement)
-        try statement.bind(values)
+        if lastUpdate?.statement !== statement { lastUpdate = (UpdateShape(entityName: table.entityName, columns: columns), statement) }
+        try bind(listed, columns: columns, table: table, key: key, to: statement)
+        try statement.bind(.integer(key), at: Int32(columns.count + 1))
         try statement.run()
         guard connection.changes > 0 else { throw missingModel(listed.snapshot.persistentIdentifier) }
     }
