@@ -32,21 +32,30 @@ extension ModelContext {
         let detached = (source as AnyObject) as? DetachedData
         let layout = layout(of: M.self)
         let count = layout.propertyNames.count
-        var storage = SlotStorage(capacity: count)
+        var storage: SlotStorage
         var related: [any PersistentModel] = []
-        for slot in 0..<count {
-            let value: BackingValue
-            if let detached {
-                value = slot < detached.slots.count ? detached.slots[slot] : .unset
-            } else {
-                value = source.value(at: slot)
-            }
+        func collectRelated(_ value: BackingValue) {
             switch value {
             case .toOne(let other?): related.append(other)
             case .toMany(let collection): related.append(contentsOf: collection._persistentModels as [any PersistentModel])
             default: break
             }
-            storage.append(loaded: value)
+        }
+        if let detached, detached.storage.count <= count {
+            // The detached values become the registered model's, taken over whole.
+            storage = detached.takeStorage()
+            if storage.count < count { storage.extend(through: count - 1) }
+            // Only slots kept apart from plain values can hold related models.
+            if let others = storage.others {
+                for case .loaded(let value)? in others { collectRelated(value) }
+            }
+        } else {
+            storage = SlotStorage(capacity: count)
+            for slot in 0..<count {
+                let value = detached?.value(ofSlot: slot) ?? source.value(at: slot)
+                collectRelated(value)
+                storage.append(loaded: value)
+            }
         }
         // A detached model's identifier is read without making one, as its getter would.
         let assigned = if let detached { detached.identifier } else { source.persistentModelID }

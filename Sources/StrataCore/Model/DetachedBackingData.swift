@@ -4,25 +4,39 @@
 /// with a class cast (a protocol cast looks the conformance up in the runtime's cache).
 @usableFromInline
 class DetachedData {
-    /// One value per slot that was set, `.unset` in the others.
+    /// One value per slot that was set, `.unset` in the others, kept as a registered model
+    /// keeps them, so that an insert takes them over whole instead of copying them slot by slot.
     ///
     /// Unchecked for exclusivity: a new model's initializer writes every property here, and
     /// the dynamic check cost two runtime calls per write; nothing overlaps these accesses.
-    @exclusivity(unchecked) fileprivate(set) var slots: ContiguousArray<BackingValue> = []
+    @exclusivity(unchecked) fileprivate(set) var storage = SlotStorage(values: [], others: nil)
     /// The identifier, once one was asked for or assigned.
     fileprivate(set) var identifier: PersistentIdentifier?
 
     @usableFromInline
     init() {}
 
+    /// The value of `slot`, `.unset` when it was never set.
+    func value(ofSlot slot: Int) -> BackingValue {
+        slot < storage.count ? storage.loadedValue(at: slot) ?? .unset : .unset
+    }
+
     /// The slots that were set, with their values.
     var setSlots: [(Int, BackingValue)] {
         var set: [(Int, BackingValue)] = []
-        for slot in slots.indices {
-            if case .unset = slots[slot] { continue }
-            set.append((slot, slots[slot]))
+        for slot in 0..<storage.count {
+            let value = value(ofSlot: slot)
+            if case .unset = value { continue }
+            set.append((slot, value))
         }
         return set
+    }
+
+    /// Hands the values to the backing data of the context that inserts the model, leaving
+    /// none here: the array moves rather than being copied when the context writes to it.
+    func takeStorage() -> SlotStorage {
+        defer { storage = SlotStorage(values: [], others: nil) }
+        return storage
     }
 }
 
@@ -51,7 +65,7 @@ final class DetachedBackingData<Model: PersistentModel>: DetachedData, BackingDa
 
     @usableFromInline
     func value(at slot: Int) -> BackingValue {
-        slot < slots.count ? slots[slot] : .unset
+        value(ofSlot: slot)
     }
 
     /// The slots the first write makes room for.
@@ -59,14 +73,18 @@ final class DetachedBackingData<Model: PersistentModel>: DetachedData, BackingDa
 
     @usableFromInline
     func setValue(_ value: BackingValue, at slot: Int) {
-        if slot >= slots.count {
+        if slot >= storage.count {
             // Room for several slots at the first write, as a new model's initializer sets them
             // one by one. The model's layout is not looked up: every fetched model with a default
             // value (an optional is `nil` by default) writes it here before the context's
             // backing data replaces this one, and the lookup took a lock.
-            if slots.isEmpty { slots.reserveCapacity(Swift.max(slot + 1, Self.initialCapacity)) }
-            while slots.count <= slot { slots.append(.unset) }
+            if storage.count == 0 { storage = SlotStorage(capacity: Swift.max(slot + 1, Self.initialCapacity)) }
+            // Appended, not put in an unset slot: an unset slot is kept apart from plain values,
+            // and a model whose every slot is a plain value keeps none apart.
+            if slot > storage.count { storage.extend(through: slot - 1) }
+            storage.append(loaded: value)
+            return
         }
-        slots[slot] = value
+        storage[slot] = .loaded(value)
     }
 }
