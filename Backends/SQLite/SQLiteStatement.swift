@@ -30,6 +30,23 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Forgets every binding: parameters read as NULL until bound again.
+    func clearBindings() {
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds UTF-8 text to parameter `index` (1-based) without SQLite copying it: the
+    /// caller keeps `bytes` valid until the statement has run and ``clearBindings()`` (or a
+    /// new binding of `index`) let go of them.
+    ///
+    /// - Throws: ``SQLiteStoreError`` when SQLite refuses the binding.
+    func bindLent(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+        let code = sqlite3_bind_text(
+            handle, index, (bytes.baseAddress.map(UnsafeRawPointer.init) ?? Self.noBytes).assumingMemoryBound(to: CChar.self),
+            Int32(bytes.count), nil)
+        if code != SQLITE_OK { try connection.check(code, sql: sql) }
+    }
+
     /// Rewinds the statement to run again, keeping its bindings: for a caller that binds
     /// every parameter before each run. A text or blob binding is SQLite's own copy, so a
     /// kept binding refers to nothing of the caller's.

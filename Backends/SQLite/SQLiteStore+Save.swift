@@ -32,14 +32,21 @@ extension SQLiteStore {
             throw error
         }
         for reference in writer.filesToRemove { externalStorage?.remove(reference) }
-        return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: writer.remapped, historyToken: token)
+        return DataStoreSaveChangesResult(for: identifier, request: request, insertedIdentifiers: writer.insertedIdentifiers, historyToken: token)
     }
 }
 
 /// The work of one save on the writer connection; statement text comes from ``SQLiteWriteStatements``.
 struct SaveWriter {
     let store: SQLiteStore
-    var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+    /// The permanent identifier of each insert, in the order of the save's inserts.
+    private(set) var insertedIdentifiers: [PersistentIdentifier] = []
+    /// The temporary identifier of each insert, in the same order.
+    private var temporaryIdentifiers: [PersistentIdentifier] = []
+    /// Temporary identifiers to permanent ones, made when a row first refers to an insert of
+    /// this save (a relationship), and kept up to date from then on: a save of models
+    /// without relationships never hashes an identifier.
+    private var remapped: [PersistentIdentifier: PersistentIdentifier]?
     var filesWritten: [String] = []
     var filesToRemove: [String] = []
     private var fixups: [(table: SQLiteSchemaMapping.Table, key: Int64, column: Int, target: PersistentIdentifier)] = []
@@ -80,7 +87,8 @@ struct SaveWriter {
         inserted: [DefaultSnapshot], updated: [DefaultSnapshot], deleted: [DefaultSnapshot], on connection: SQLiteConnection
     ) throws {
         var joinWrites: [(SQLiteSchemaMapping.Table, Int64, SnapshotColumns)] = []
-        remapped.reserveCapacity(remapped.count + inserted.count)
+        insertedIdentifiers.reserveCapacity(insertedIdentifiers.count + inserted.count)
+        temporaryIdentifiers.reserveCapacity(temporaryIdentifiers.count + inserted.count)
         // Per run of rows of one table: its permanent identifiers' template, and whether it has
         // join rows to write after every insert (a row's table and columns were kept for them).
         var current: (entityName: String, template: PersistentIdentifier, hasJoinRows: Bool)?
@@ -95,12 +103,15 @@ struct SaveWriter {
             }
             let listed = SnapshotColumns(snapshot, table: table)
             let key = try insert(listed, into: table, on: connection)
-            remapped[snapshot.persistentIdentifier] = current!.template.replacingPrimaryKey(key)
+            let permanent = current!.template.replacingPrimaryKey(key)
+            insertedIdentifiers.append(permanent)
+            temporaryIdentifiers.append(snapshot.persistentIdentifier)
+            remapped?[snapshot.persistentIdentifier] = permanent
             if current!.hasJoinRows { joinWrites.append((table, key, listed)) }
             if recordsHistory { history.insert(table.entityName, key: key) }
         }
         for fixup in fixups {
-            guard let target = remapped[fixup.target], let targetKey = target.primaryKey(as: Int64.self) else { continue }
+            guard let target = permanent(of: fixup.target), let targetKey = target.primaryKey(as: Int64.self) else { continue }
             let statement = try connection.cached(store.statements.update(fixup.table, columns: [fixup.column]))
             try statement.bind([.integer(targetKey), .integer(fixup.key)])
             try statement.run()
@@ -140,6 +151,14 @@ struct SaveWriter {
         for (table, keys, _) in deletes { try deleteRows(of: table, .keys(keys), on: connection) }
     }
 
+    /// The permanent identifier this save gave the insert with the temporary identifier `temporary`.
+    private mutating func permanent(of temporary: PersistentIdentifier) -> PersistentIdentifier? {
+        if remapped == nil {
+            remapped = Dictionary(zip(temporaryIdentifiers, insertedIdentifiers), uniquingKeysWith: { _, last in last })
+        }
+        return remapped![temporary]
+    }
+
     private mutating func table(of snapshot: DefaultSnapshot) throws -> SQLiteSchemaMapping.Table {
         if let lastTable, lastTable.entityName == snapshot.persistentIdentifier.entityName { return lastTable }
         guard let table = store.mapping.tables[snapshot.persistentIdentifier.entityName] else {
@@ -162,27 +181,51 @@ struct SaveWriter {
     }
 
     /// Binds the values of `columns` (indices into `table.columns`) to the statement's
-    /// parameters `?1`, `?2`, ... in place, without an array of values per row; a reference
-    /// to a model inserted later in this save is bound as NULL and fixed up once that model
-    /// has a key.
-    private mutating func bind(
-        _ listed: SnapshotColumns, columns: [Int], table: SQLiteSchemaMapping.Table, key: Int64?, to statement: SQLiteStatement
+    /// parameters `?1`, `?2`, ..., then `trailingKey` (an UPDATE's `_pk`) after them, and runs
+    /// the statement once. A reference to a model inserted later in this save is bound as NULL
+    /// and fixed up once that model has a key.
+    ///
+    /// No array of values is built per row, and text is bound without SQLite's copy of it: each
+    /// string's bytes are lent to SQLite while the closure that lends them is open, the next
+    /// column is bound inside it, and the statement runs and forgets its bindings innermost,
+    /// before any closure returns. SQLite's copy (a malloc and a memcpy) was the dearest part
+    /// of binding a row.
+    private mutating func bindAndRun(
+        _ listed: SnapshotColumns, columns: [Int], table: SQLiteSchemaMapping.Table, key: Int64?, trailingKey: Int64?,
+        statement: SQLiteStatement, from position: Int = 0, lent: Bool = false
     ) throws {
-        for (offset, index) in columns.enumerated() {
-            try statement.bind(try boundValue(listed, column: index, table: table, key: key), at: Int32(offset + 1))
+        guard position < columns.count else {
+            if let trailingKey { try statement.bind(.integer(trailingKey), at: Int32(position + 1)) }
+            defer { if lent { statement.clearBindings() } }
+            try statement.run()
+            return
+        }
+        let value = try boundValue(listed, column: columns[position], table: table, key: key)
+        guard case .text(var text) = value else {
+            try statement.bind(value, at: Int32(position + 1))
+            try bindAndRun(
+                listed, columns: columns, table: table, key: key, trailingKey: trailingKey, statement: statement, from: position + 1,
+                lent: lent)
+            return
+        }
+        try text.withUTF8 { bytes in
+            try statement.bindLent(bytes, at: Int32(position + 1))
+            try bindAndRun(
+                listed, columns: columns, table: table, key: key, trailingKey: trailingKey, statement: statement, from: position + 1,
+                lent: true)
         }
     }
 
     private mutating func boundValue(_ listed: SnapshotColumns, column index: Int, table: SQLiteSchemaMapping.Table, key: Int64?) throws -> SQLiteValue {
         let value = listed.value(ofColumn: index) ?? .null
         if case .identifier(let target) = value, target.isTemporary {
-            if let permanent = remapped[target] {
+            if let permanent = permanent(of: target) {
                 return SQLiteValueCodec.encode(.identifier(permanent), storeIdentifier: store.identifier)
             }
             if let key { fixups.append((table, key, index, target)) } else { pendingFixups.append((index, target)) }
             return .null
         }
-        if table.columns[index].externalStorage, case .data(let bytes) = value, bytes.count >= ExternalStorage.threshold,
+        if table.hasExternalStorage, table.columns[index].externalStorage, case .data(let bytes) = value, bytes.count >= ExternalStorage.threshold,
             let storage = store.externalStorage
         {
             let reference = try storage.store(bytes)
@@ -208,8 +251,7 @@ struct SaveWriter {
             insertStatements[table.entityName] = statement
         }
         lastInsert = (table.entityName, statement)
-        try bind(listed, columns: table.everyColumn, table: table, key: nil, to: statement)
-        try statement.run()
+        try bindAndRun(listed, columns: table.everyColumn, table: table, key: nil, trailingKey: nil, statement: statement)
         let key = connection.lastInsertRowID
         for pending in pendingFixups { fixups.append((table, key, pending.column, pending.target)) }
         pendingFixups = []
@@ -243,9 +285,7 @@ struct SaveWriter {
             updateStatements[UpdateShape(entityName: table.entityName, columns: columns)] = statement
         }
         if lastUpdate?.statement !== statement { lastUpdate = (UpdateShape(entityName: table.entityName, columns: columns), statement) }
-        try bind(listed, columns: columns, table: table, key: key, to: statement)
-        try statement.bind(.integer(key), at: Int32(columns.count + 1))
-        try statement.run()
+        try bindAndRun(listed, columns: columns, table: table, key: key, trailingKey: key, statement: statement)
         guard connection.changes > 0 else { throw missingModel(listed.snapshot.persistentIdentifier) }
     }
 
@@ -395,7 +435,7 @@ struct SaveWriter {
     }
 
     /// Rewrites the join rows of the to-many relationships the snapshot lists.
-    private func writeJoinRows(_ listed: SnapshotColumns, table: SQLiteSchemaMapping.Table, key: Int64, on connection: SQLiteConnection) throws {
+    private mutating func writeJoinRows(_ listed: SnapshotColumns, table: SQLiteSchemaMapping.Table, key: Int64, on connection: SQLiteConnection) throws {
         for (slot, property) in table.properties.enumerated() {
             guard case .joinTable(let name, let owner, _, _) = property,
                 case .identifiers(let ids) = listed.value(ofProperty: slot),
@@ -406,7 +446,7 @@ struct SaveWriter {
             try clear.run()
             let insert = try connection.cached(join.insert)
             for id in ids {
-                let target = remapped[id] ?? id
+                let target = permanent(of: id) ?? id
                 guard target.storeIdentifier == store.identifier, let memberKey = target.primaryKey(as: Int64.self) else { continue }
                 insert.reset()
                 try insert.bind([.integer(key), .integer(memberKey)])

@@ -97,6 +97,9 @@ final class StoreBox: @unchecked Sendable {
     /// What a store's save returned, in the core's terms.
     struct SaveResult {
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        /// The permanent identifiers of the inserts in the order they were sent, when the
+        /// store listed them so (then `remapped` is empty).
+        var insertedInOrder: [PersistentIdentifier]?
         var reregister: [PersistentIdentifier: DefaultSnapshot] = [:]
         var historyToken: (any HistoryToken)?
     }
@@ -114,6 +117,9 @@ final class StoreBox: @unchecked Sendable {
             deleted: try converted(deleted))
         let result = try store.save(request)
         let reregister = try result.snapshotsToReregister.mapValues(SnapshotConversion.toDefault)
+        if let inOrder = result.insertedIdentifiers {
+            return SaveResult(insertedInOrder: inOrder, reregister: reregister, historyToken: result.historyToken)
+        }
         return SaveResult(remapped: result.remappedIdentifiers, reregister: reregister, historyToken: result.historyToken)
     }
 

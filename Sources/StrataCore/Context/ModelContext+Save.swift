@@ -123,7 +123,14 @@ extension ModelContext {
                 if let token = result.historyToken { outcome.historyTokens.append(token) }
             }
             self.inserted.remove(part.inserted)
-            for member in part.inserted { outcome.inserted.append(finishInsert(member, remapped: result.remapped)) }
+            if let inOrder = result.insertedInOrder {
+                for (member, permanent) in zip(part.inserted, inOrder) { outcome.inserted.append(finishInsert(member, as: permanent)) }
+            } else {
+                for member in part.inserted {
+                    let temporary = member.data.identifier
+                    outcome.inserted.append(finishInsert(member, as: temporary.flatMap { result.remapped[$0] } ?? temporary))
+                }
+            }
             changed.remove(part.updated)
             for member in part.updated { member.data.markSaved() }
             outcome.updated.append(taking: updated)
@@ -227,10 +234,11 @@ extension ModelContext {
 
     // MARK: Bookkeeping after a store committed
 
-    private func finishInsert(_ member: ModelSet.Member, remapped: [PersistentIdentifier: PersistentIdentifier]) -> PersistentIdentifier {
+    /// Gives a model its store just inserted the identifier `permanent`; `nil` keeps the one it has.
+    private func finishInsert(_ member: ModelSet.Member, as permanent: PersistentIdentifier?) -> PersistentIdentifier {
         let (model, data) = (member.model, member.data)
         guard let temporary = data.identifier else { return model.persistentModelID }
-        let permanent = remapped[temporary] ?? temporary
+        let permanent = permanent ?? temporary
         if permanent != temporary {
             registered.remove(temporary)
             data.identifier = permanent

@@ -123,7 +123,23 @@ public final class DataStoreSaveChangesResult<T: DataStoreSnapshot>: Sendable {
     /// The store that saved.
     public let storeIdentifier: String
     /// Temporary identifiers of inserted models mapped to their permanent ones.
-    public let remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
+    public var remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier] {
+        guard let inOrder = insertedIdentifiers else { return remapped }
+        return orderedRemapping.withLock { built in
+            if let built { return built }
+            let made = Dictionary(zip(temporaryIdentifiers, inOrder), uniquingKeysWith: { _, last in last })
+            built = made
+            return made
+        }
+    }
+    private let remapped: [PersistentIdentifier: PersistentIdentifier]
+    /// The permanent identifier of each of the request's inserts, in the order the request
+    /// listed them, when the store reported them so: the context then takes them by position
+    /// instead of hashing every temporary identifier twice (once to build the map, once to
+    /// read it). ``remappedIdentifiers`` is made from them at its first read.
+    package let insertedIdentifiers: [PersistentIdentifier]?
+    private let temporaryIdentifiers: [PersistentIdentifier]
+    private let orderedRemapping = Locked<[PersistentIdentifier: PersistentIdentifier]?>(nil)
     /// Snapshots whose values the context should adopt, by (permanent) identifier.
     public let snapshotsToReregister: [PersistentIdentifier: T]
     /// The token of the history transaction the save recorded, or `nil` when the store keeps
@@ -136,8 +152,27 @@ public final class DataStoreSaveChangesResult<T: DataStoreSnapshot>: Sendable {
         snapshotsToReregister: [PersistentIdentifier: T] = [:], historyToken: (any HistoryToken)? = nil
     ) {
         self.storeIdentifier = storeIdentifier
-        self.remappedIdentifiers = remappedIdentifiers
+        self.remapped = remappedIdentifiers
+        self.insertedIdentifiers = nil
+        self.temporaryIdentifiers = []
         self.snapshotsToReregister = snapshotsToReregister
+        self.historyToken = historyToken
+    }
+
+    /// Creates a result that lists the permanent identifier of each insert of `request` in
+    /// the request's order.
+    ///
+    /// - Precondition: `insertedIdentifiers` has one identifier per inserted snapshot.
+    package init(
+        for storeIdentifier: String, request: DataStoreSaveChangesRequest<T>, insertedIdentifiers: [PersistentIdentifier],
+        historyToken: (any HistoryToken)?
+    ) {
+        precondition(insertedIdentifiers.count == request.inserted.count, "one permanent identifier per insert")
+        self.storeIdentifier = storeIdentifier
+        self.remapped = [:]
+        self.insertedIdentifiers = insertedIdentifiers
+        self.temporaryIdentifiers = request.inserted.map(\.persistentIdentifier)
+        self.snapshotsToReregister = [:]
         self.historyToken = historyToken
     }
 }

@@ -22,6 +22,7 @@ package struct RelationalSchemaMapping: Sendable {
             let everyColumn: [Int]
             let wholeRowSelection: [String]
             let hasJoinTables: Bool
+            let hasExternalStorage: Bool
 
             init(
                 entityName: String, tableName: String, propertyNames: [String], properties: [Property], columns: [Column],
@@ -39,6 +40,7 @@ package struct RelationalSchemaMapping: Sendable {
                 everyColumn = Array(columns.indices)
                 wholeRowSelection = ([RelationalSchemaMapping.primaryKey] + columns.map(\.name)).map { "t0." + SQLIdentifier.quote($0) }
                 hasJoinTables = properties.contains { if case .joinTable = $0 { true } else { false } }
+                hasExternalStorage = columns.contains(where: \.externalStorage)
             }
         }
 
@@ -67,6 +69,9 @@ package struct RelationalSchemaMapping: Sendable {
         /// Whether a to-many relationship keeps its members in a join table, so that a saved
         /// row has join rows to write.
         package var hasJoinTables: Bool { fields.hasJoinTables }
+
+        /// Whether a column may keep its data in a file of its own (`.externalStorage`).
+        package var hasExternalStorage: Bool { fields.hasExternalStorage }
 
         package init(
             entityName: String, tableName: String, propertyNames: [String], properties: [Property], columns: [Column],
