@@ -127,7 +127,7 @@ public final class DataStoreSaveChangesResult<T: DataStoreSnapshot>: Sendable {
         guard let inOrder = insertedIdentifiers else { return remapped }
         return orderedRemapping.withLock { built in
             if let built { return built }
-            let made = Dictionary(zip(temporaryIdentifiers, inOrder), uniquingKeysWith: { _, last in last })
+            let made = Dictionary(zip(insertedSnapshots.lazy.map(\.persistentIdentifier), inOrder), uniquingKeysWith: { _, last in last })
             built = made
             return made
         }
@@ -138,7 +138,8 @@ public final class DataStoreSaveChangesResult<T: DataStoreSnapshot>: Sendable {
     /// instead of hashing every temporary identifier twice (once to build the map, once to
     /// read it). ``remappedIdentifiers`` is made from them at its first read.
     package let insertedIdentifiers: [PersistentIdentifier]?
-    private let temporaryIdentifiers: [PersistentIdentifier]
+    /// The request's inserts, whose temporary identifiers ``remappedIdentifiers`` maps.
+    private let insertedSnapshots: [T]
     private let orderedRemapping = Locked<[PersistentIdentifier: PersistentIdentifier]?>(nil)
     /// Snapshots whose values the context should adopt, by (permanent) identifier.
     public let snapshotsToReregister: [PersistentIdentifier: T]
@@ -154,7 +155,7 @@ public final class DataStoreSaveChangesResult<T: DataStoreSnapshot>: Sendable {
         self.storeIdentifier = storeIdentifier
         self.remapped = remappedIdentifiers
         self.insertedIdentifiers = nil
-        self.temporaryIdentifiers = []
+        self.insertedSnapshots = []
         self.snapshotsToReregister = snapshotsToReregister
         self.historyToken = historyToken
     }
@@ -171,7 +172,7 @@ public final class DataStoreSaveChangesResult<T: DataStoreSnapshot>: Sendable {
         self.storeIdentifier = storeIdentifier
         self.remapped = [:]
         self.insertedIdentifiers = insertedIdentifiers
-        self.temporaryIdentifiers = request.inserted.map(\.persistentIdentifier)
+        self.insertedSnapshots = request.inserted
         self.snapshotsToReregister = [:]
         self.historyToken = historyToken
     }
