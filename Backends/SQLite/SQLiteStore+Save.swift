@@ -92,6 +92,7 @@ struct SaveWriter {
         // Per run of rows of one table: its permanent identifiers' template, and whether it has
         // join rows to write after every insert (a row's table and columns were kept for them).
         var current: (entityName: String, template: PersistentIdentifier, hasJoinRows: Bool)?
+        var insertListing: (entityName: String, names: [String], listing: SnapshotColumns.Listing)?
         for snapshot in inserted {
             let table = try table(of: snapshot)
             if current?.entityName != table.entityName {
@@ -101,7 +102,12 @@ struct SaveWriter {
                     table.hasJoinTables
                 )
             }
-            let listed = SnapshotColumns(snapshot, table: table)
+            // Inserts list every property, mostly in one shared array of names: the columns
+            // they fill are worked out once per list, not once per row.
+            if insertListing?.entityName != table.entityName || insertListing?.names != snapshot.propertyNames {
+                insertListing = (table.entityName, snapshot.propertyNames, SnapshotColumns.Listing(snapshot.propertyNames, table: table))
+            }
+            let listed = SnapshotColumns(snapshot, table: table, listing: insertListing!.listing)
             let key = try insert(listed, into: table, on: connection)
             let permanent = current!.template.replacingPrimaryKey(key)
             insertedIdentifiers.append(permanent)
