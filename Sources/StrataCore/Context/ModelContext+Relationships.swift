@@ -12,7 +12,9 @@ extension ModelContext {
         return data
     }
 
-    /// Registers a detached model (and, recursively, the detached models it refers to) as inserted.
+    /// Registers a detached model (and, recursively, the detached models it refers to) as
+    /// inserted, adding to `added` those of them with relationships, whose inverses the caller
+    /// links (``linkInverses(ofInserted:)``).
     func adopt(_ model: any PersistentModel, collecting added: inout [any PersistentModel]) {
         adoptOpened(model, collecting: &added)
     }
@@ -66,7 +68,9 @@ extension ModelContext {
         inserted.insertNew(model, data)
         // Checked here: the closure's context would be allocated before registerUndo's own check.
         if undoManager != nil { registerUndo { $0.undoInsert(model) } }
-        added.append(model)
+        // Only a model with relationships has inverses to link: the common insert of one
+        // model without any leaves `added` empty, and allocates no array.
+        if !layout.relationshipSlots.isEmpty { added.append(model) }
         for other in related { adopt(other, collecting: &added) }
     }
 
