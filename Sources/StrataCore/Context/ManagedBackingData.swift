@@ -27,7 +27,9 @@ class ManagedData {
     weak var context: ModelContext?
     /// What tracks changes, made at the first change: a fetched model that is only read
     /// (most of them) holds one reference instead of four fields.
-    fileprivate var tracking: ChangeTracking?
+    ///
+    /// Unchecked for exclusivity, as ``storage`` is: every change reads it.
+    @exclusivity(unchecked) fileprivate var tracking: ChangeTracking?
     var isInserted = false
     var isChanged = false
     var isDeleted = false

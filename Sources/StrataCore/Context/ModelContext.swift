@@ -84,17 +84,25 @@ public final class ModelContext: Equatable {
     /// Counts changes, so autosave can tell whether more came while it waited.
     var autosaveChangeCount = 0
 
+    // The identity map and the change sets below are unchecked for exclusivity, as a model's
+    // slots are: every insert, change and save touches them several times per model, the
+    // dynamic check cost two runtime calls per access (about 80 instructions), and a context
+    // is used from one thread at a time, with no access to them overlapping another.
+
     /// The models this context registered, owned by it.
-    var registered = IdentityMap()
+    @exclusivity(unchecked) var registered = IdentityMap()
     /// The layout of the model type inserted last: an import inserts one type after another,
     /// and the shared cache takes a lock.
     private var lastLayout: (type: ObjectIdentifier, layout: ModelLayout)?
     /// Backing data that holds its owner strongly (see ``ManagedData/keepOwnerAlive()``);
     /// released with the context, which breaks that cycle.
     var ownersKeptAlive: [ManagedData] = []
-    var inserted = ModelSet()
-    var changed = ModelSet()
-    var deleted = ModelSet()
+    /// The models inserted since the last save.
+    @exclusivity(unchecked) var inserted = ModelSet()
+    /// The registered models changed since the last save.
+    @exclusivity(unchecked) var changed = ModelSet()
+    /// The models deleted since the last save.
+    @exclusivity(unchecked) var deleted = ModelSet()
     /// Deletes by predicate that run in the store at the next save.
     var pendingBatchDeletes: [PendingBatchDelete] = []
     /// Snapshots a store returned alongside a fetch, used to resolve faults without a trip.
