@@ -118,10 +118,13 @@ package struct HistoryRecorder: Sendable {
         _ kind: HistoryRecord.Run.Kind, _ entityName: String, _ key: Int64, properties: [String] = [],
         tombstone: [String: PersistentValue] = [:]
     ) {
-        if tombstone.isEmpty, let last = runs.last, last.kind == kind, last.tombstone.isEmpty, last.entityName == entityName,
-            last.firstKey + last.count == key, last.updatedProperties == properties
+        // The last run's fields are read in place: a copy of the run retained and released
+        // its name, properties and tombstone for every model a save wrote.
+        let last = runs.count - 1
+        if tombstone.isEmpty, last >= 0, runs[last].kind == kind, runs[last].firstKey + runs[last].count == key,
+            runs[last].tombstone.isEmpty, runs[last].entityName == entityName, runs[last].updatedProperties == properties
         {
-            runs[runs.count - 1].count += 1
+            runs[last].count += 1
             return
         }
         runs.append(HistoryRecord.Run(
