@@ -52,7 +52,7 @@ public final class ModelContext: Equatable {
     ///
     /// `true` for ``ModelContainer/mainContext``, whose autosave runs on the main actor;
     /// contexts you create are `false` and save when you call ``save()``.
-    public var autosaveEnabled = false
+    @exclusivity(unchecked) public var autosaveEnabled = false
     /// When autosave saves: shortly after changes rest, and periodically while they keep coming.
     public var autosavePolicy = AutosavePolicy()
     /// The undo manager that records this context's changes; `nil`, the default, records none.
