@@ -206,24 +206,32 @@ struct SaveWriter {
             try statement.run()
             return
         }
-        let value = try boundValue(listed, column: columns[position], table: table, key: key)
-        guard case .text(var text) = value else {
-            try statement.bind(value, at: Int32(position + 1))
+        let parameter = Int32(position + 1)
+        func bindRest(lent: Bool) throws {
             try bindAndRun(
                 listed, columns: columns, table: table, key: key, trailingKey: trailingKey, statement: statement, from: position + 1,
                 lent: lent)
-            return
         }
-        try text.withUTF8 { bytes in
-            try statement.bindLent(bytes, at: Int32(position + 1))
-            try bindAndRun(
-                listed, columns: columns, table: table, key: key, trailingKey: trailingKey, statement: statement, from: position + 1,
-                lent: true)
+        func lend(_ text: String) throws {
+            var text = text
+            try text.withUTF8 { bytes in
+                try statement.bindLent(bytes, at: parameter)
+                try bindRest(lent: true)
+            }
         }
+        // Strings and numbers, most of what rows hold, bind straight from the snapshot's value;
+        // identifiers, data (which may go to external storage) and the rest go through `boundValue`.
+        let value = listed.value(ofColumn: columns[position]) ?? .null
+        if case .string(let text) = value { return try lend(text) }
+        if try SQLiteValueCodec.bindNumeric(value, to: statement, at: parameter) { return try bindRest(lent: lent) }
+        let bound = try boundValue(value, column: columns[position], table: table, key: key)
+        if case .text(let text) = bound { return try lend(text) }
+        try statement.bind(bound, at: parameter)
+        try bindRest(lent: lent)
     }
 
-    private mutating func boundValue(_ listed: SnapshotColumns, column index: Int, table: SQLiteSchemaMapping.Table, key: Int64?) throws -> SQLiteValue {
-        let value = listed.value(ofColumn: index) ?? .null
+    /// What `value`, listed for column `index`, is bound as.
+    private mutating func boundValue(_ value: PersistentValue, column index: Int, table: SQLiteSchemaMapping.Table, key: Int64?) throws -> SQLiteValue {
         if case .identifier(let target) = value, target.isTemporary {
             if let permanent = permanent(of: target) {
                 return SQLiteValueCodec.encode(.identifier(permanent), storeIdentifier: store.identifier)

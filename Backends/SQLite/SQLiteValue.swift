@@ -45,6 +45,26 @@ enum SQLiteValueCodec {
         }
     }
 
+    /// Binds `value` to parameter `index` of `statement` as ``encode(_:storeIdentifier:)``
+    /// would encode it, when that is NULL, an integer or a real, and returns whether it did;
+    /// other values (text, blobs, identifiers, NaN and -0.0) are left to `encode`. A save
+    /// binds most values this way, without an ``SQLiteValue`` in between.
+    ///
+    /// - Throws: ``SQLiteStoreError`` when SQLite refuses the binding.
+    static func bindNumeric(_ value: PersistentValue, to statement: SQLiteStatement, at index: Int32) throws -> Bool {
+        switch value {
+        case .null: try statement.bind(.null, at: index)
+        case .bool(let flag): try statement.bind(.integer(flag ? 1 : 0), at: index)
+        case .int(let number): try statement.bind(.integer(number), at: index)
+        case .double(let number):
+            guard !number.isNaN, !(number == 0 && number.sign == .minus) else { return false }
+            try statement.bind(.real(number), at: index)
+        case .date(let date): try statement.bind(.real(date.timeIntervalSinceReferenceDate), at: index)
+        default: return false
+        }
+        return true
+    }
+
     /// The persistent value of a column read as `stored`, for a property of `kind`.
     ///
     /// - Throws: ``SQLiteStoreError/corruptValue`` naming the column when the stored value
