@@ -180,9 +180,12 @@ extension ModelContext {
         while let index = pendingBatchDeletes.firstIndex(where: { store.entityNames.contains($0.entityName) }) {
             let batch = try pendingBatchDeletes[index].run(self, store)
             pendingBatchDeletes.remove(at: index)
-            // The store took this save's inserts before the batch ran, so none of these is pending as an insert.
-            for id in batch.deleted {
-                if let model = registered[id] { finishDelete(model) }
+            // The store took this save's inserts before the batch ran, so none of these is pending
+            // as an insert. A context that holds no model (one made for the delete) looks up none.
+            if !registered.isEmpty {
+                for id in batch.deleted {
+                    if let model = registered[id] { finishDelete(model) }
+                }
             }
             for snapshot in batch.updated {
                 guard let model = registered[snapshot.persistentIdentifier], let data = managedAny(model), !data.hasChangesPending
