@@ -23,16 +23,20 @@ class ManagedData {
     /// the dynamic check cost two runtime calls per access, and the slots are only touched
     /// by the context's own thread, with no access overlapping another.
     @exclusivity(unchecked) var storage: SlotStorage
-    var persistentModelID: PersistentIdentifier?
+    /// The model's identifier, temporary until its first save; unchecked for exclusivity, as
+    /// ``storage`` is.
+    @exclusivity(unchecked) var persistentModelID: PersistentIdentifier?
     weak var context: ModelContext?
     /// What tracks changes, made at the first change: a fetched model that is only read
     /// (most of them) holds one reference instead of four fields.
     ///
     /// Unchecked for exclusivity, as ``storage`` is: every change reads it.
     @exclusivity(unchecked) fileprivate var tracking: ChangeTracking?
-    var isInserted = false
-    var isChanged = false
-    var isDeleted = false
+    // Whether the next save inserts, updates or deletes the model; unchecked for
+    // exclusivity, as `storage` is.
+    @exclusivity(unchecked) var isInserted = false
+    @exclusivity(unchecked) var isChanged = false
+    @exclusivity(unchecked) var isDeleted = false
 
     /// The model type's layout, kept so hot paths need no type-to-layout lookup.
     let layout: ModelLayout
@@ -280,8 +284,8 @@ extension ManagedBackingData: ModelMaking {
 final class ChangeTracking {
     /// The saved value of each slot changed since the last save or fetch, taken at its first
     /// change: the first inline (most changes set one property), the others in an array.
-    private var firstOriginal: (slot: Int, value: ManagedSlot)?
-    private var moreOriginals: [(slot: Int, value: ManagedSlot)] = []
+    @exclusivity(unchecked) private var firstOriginal: (slot: Int, value: ManagedSlot)?
+    @exclusivity(unchecked) private var moreOriginals: [(slot: Int, value: ManagedSlot)] = []
 
     func hasOriginal(of slot: Int) -> Bool {
         firstOriginal?.slot == slot || moreOriginals.contains { $0.slot == slot }
@@ -300,10 +304,13 @@ final class ChangeTracking {
         firstOriginal = nil
         moreOriginals = []
     }
+    // Unchecked for exclusivity, as the backing data's own fields are: every change reads
+    // and writes them, and one thread at a time does, with no access overlapping another.
+
     /// Slots set since the model was fetched or last saved.
-    var changedSlots = SlotSet()
+    @exclusivity(unchecked) var changedSlots = SlotSet()
     /// Slots whose relationship fault failed to load.
-    var failedFaultSlots = SlotSet()
+    @exclusivity(unchecked) var failedFaultSlots = SlotSet()
     /// The owner, held strongly while another model shares the data (an insert that a
     /// unique constraint merged into a stored model), so the owner outlives every model
     /// that writes through the data. Released with the context.

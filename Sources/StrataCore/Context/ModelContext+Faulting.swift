@@ -14,6 +14,7 @@ extension ModelContext {
             return try loadFault(of: data, at: slot)
         } catch {
             data.failedFaultSlots.insert(slot)
+            mayHoldFailedFaults = true
             StrataLog.logger.error(
                 "\(ModelLayout.propertyName(of: M.self, slot: slot)) of \(data.persistentModelID.map { "\($0)" } ?? "a new model") could not be loaded: \(error)")
             if case .unloaded = data[slot: slot], let attribute = try? runtime(for: data.entityName).attributeBySlot[slot],

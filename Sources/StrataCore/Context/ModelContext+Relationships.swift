@@ -114,6 +114,7 @@ extension ModelContext {
             before = try relatedModels(in: old)
         } catch {
             data.failedFaultSlots.insert(slot)
+            mayHoldFailedFaults = true
             StrataLog.logger.error("the old value of \(relationship.name) of \(model.persistentModelID) could not be loaded: \(error)")
             before = []
         }

@@ -208,6 +208,7 @@ extension ModelContext {
     /// Refuses a save that would write a relationship whose stored value never loaded:
     /// writing it would replace stored destinations the app never saw.
     private func refuseOverwritingFailedFaults() throws {
+        guard mayHoldFailedFaults else { return }
         for member in changed.members {
             let data = member.data
             guard !data.failedFaultSlots.isEmpty, let slot = data.failedFaultSlots.intersection(data.changedSlots).first else { continue }

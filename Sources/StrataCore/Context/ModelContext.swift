@@ -103,6 +103,10 @@ public final class ModelContext: Equatable {
     @exclusivity(unchecked) var changed = ModelSet()
     /// The models deleted since the last save.
     @exclusivity(unchecked) var deleted = ModelSet()
+    /// Whether a relationship or property ever failed to load in this context: until one
+    /// does, a save need not look for changes that would overwrite one (see
+    /// ``ManagedData/failedFaultSlots``).
+    var mayHoldFailedFaults = false
     /// Deletes by predicate that run in the store at the next save.
     var pendingBatchDeletes: [PendingBatchDelete] = []
     /// Snapshots a store returned alongside a fetch, used to resolve faults without a trip.
