@@ -143,6 +143,28 @@ enum GaugeMode: Codable, Hashable {
         #expect(stored != untouched, "the stand-in was written over the damaged value")
     }
 
+    /// A value that failed to load read as a stand-in; writing over it would replace a stored
+    /// value nobody saw, so the save refuses and the stored value stays.
+    @Test func aSaveRefusesToOverwriteAValueThatFailedToLoad() throws {
+        let (container, row) = try damagedStore(setting: #""level" = 300"#)
+        var labels = FetchDescriptor<Gauge>(predicate: #Predicate { $0.persistentModelID == row })
+        labels.propertiesToFetch = [\.label]
+        let context = ModelContext(container)
+        let gauge = try #require(try context.fetch(labels).first)
+        #expect(gauge.level == 0)  // the stand-in
+        gauge.level = 5
+        do {
+            try context.save()
+            Issue.record("the save wrote over a value that failed to load")
+        } catch let error as SwiftDataError {
+            #expect(error == .modelValidationFailure)
+            #expect(error.details.contains("level"), "\(error.details)")
+            #expect(error.details.contains("failed to load"), "\(error.details)")
+        }
+        let stored = try SQLiteConnection(path: url.path).scalarText(#"SELECT quote("level") FROM "Gauge" WHERE "label" = 'b'"#)
+        #expect(stored == "300")
+    }
+
     @Test func aDamagedRowCanBeRepairedThroughAnotherProperty() throws {
         let (container, row) = try damagedStore(setting: #""kind" = 'hybrid'"#)
         // Deleting the row by identifier needs no value of it.
