@@ -435,7 +435,7 @@ struct SaveWriter {
     private mutating func collectExternalFiles(
         of key: Int64, in table: SQLiteSchemaMapping.Table, columns: [Int], on connection: SQLiteConnection
     ) throws {
-        guard store.externalStorage != nil, columns.contains(where: { table.columns[$0].externalStorage }) else { return }
+        guard table.hasExternalStorage, store.externalStorage != nil, columns.contains(where: { table.columns[$0].externalStorage }) else { return }
         let sql = try statements(of: table).selectExternal
         for index in columns {
             guard let select = sql[table.columns[index].name] else { continue }

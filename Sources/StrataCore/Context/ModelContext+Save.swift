@@ -205,11 +205,11 @@ extension ModelContext {
         }
     }
 
-    /// Refuses a save that would write a relationship whose stored value never loaded:
+    /// Refuses a save that would write a relationship or property whose stored value never loaded:
     /// writing it would replace stored destinations the app never saw.
     private func refuseOverwritingFailedFaults() throws {
         guard mayHoldFailedFaults else { return }
-        for member in changed.members {
+        for member in changed {
             let data = member.data
             guard !data.failedFaultSlots.isEmpty, let slot = data.failedFaultSlots.intersection(data.changedSlots).first else { continue }
             throw SwiftDataError.modelValidationFailure.with(
@@ -333,13 +333,13 @@ struct SavePlan {
             last = (entityName, index)
             return index
         }
-        for member in context.inserted.members {
+        for member in context.inserted {
             found[try part(for: member.data.entityName)].inserted.append(member)
         }
-        for member in context.changed.members where !member.data.isDeleted {
+        for member in context.changed where !member.data.isDeleted {
             found[try part(for: member.data.entityName)].updated.append(member)
         }
-        for member in context.deleted.members {
+        for member in context.deleted {
             found[try part(for: member.data.entityName)].deleted.append(member)
         }
         for batch in context.pendingBatchDeletes { _ = try part(for: batch.entityName) }

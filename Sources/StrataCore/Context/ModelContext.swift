@@ -281,7 +281,7 @@ struct WeakContainer {
 /// model or testing membership, is built at the first such call and kept from then on: a
 /// context that only adds models and empties the set at its save, the common case, never
 /// hashes a member.
-struct ModelSet {
+struct ModelSet: Sequence {
     /// A member: the model and its backing data.
     struct Member {
         let model: any PersistentModel
@@ -295,7 +295,19 @@ struct ModelSet {
     var isEmpty: Bool { memberCount == 0 }
     var count: Int { memberCount }
     var models: [any PersistentModel] { storage.compactMap { $0?.model } }
-    var members: [Member] { memberCount == storage.count ? storage.map { $0! } : storage.compactMap { $0 } }
+    /// The members in order, read in place: walking them makes no array.
+    struct Iterator: IteratorProtocol {
+        fileprivate var positions: IndexingIterator<[Member?]>
+
+        mutating func next() -> Member? {
+            while let member = positions.next() {
+                if let member { return member }
+            }
+            return nil
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(positions: storage.makeIterator()) }
 
     mutating func contains(_ model: any PersistentModel) -> Bool {
         buildIndex()
