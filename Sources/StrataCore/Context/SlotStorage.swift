@@ -76,7 +76,7 @@ struct SlotStorage {
 
     /// Adds a slot that ``values`` does not hold.
     private mutating func appendOther(_ slot: ManagedSlot) {
-        if others == nil { others = ContiguousArray(repeating: nil, count: values.count) }
+        if others == nil { makeOthers() }
         values.append(.null)
         others!.append(slot)
     }
@@ -98,7 +98,7 @@ struct SlotStorage {
                 values[slot] = stored
                 if others != nil { others![slot] = nil }
             } else {
-                if others == nil { others = ContiguousArray(repeating: nil, count: values.count) }
+                if others == nil { makeOthers() }
                 others![slot] = newValue
                 values[slot] = .null
             }
@@ -119,11 +119,21 @@ struct SlotStorage {
 
     /// Adds unset slots up to `slot`.
     mutating func extend(through slot: Int) {
-        while values.count <= slot {
-            values.append(.null)
-            if others == nil { others = ContiguousArray(repeating: nil, count: values.count - 1) }
-            others!.append(.loaded(.unset))
-        }
+        guard values.count <= slot else { return }
+        let added = slot + 1 - values.count
+        if others == nil { makeOthers(capacity: slot + 1) }
+        values.append(contentsOf: repeatElement(.null, count: added))
+        others!.append(contentsOf: repeatElement(.loaded(.unset), count: added))
+    }
+
+    /// Starts keeping slots apart, with room for as many as the values have (at least
+    /// `capacity`): a new model's slots arrive one at a time, and growing the array at each
+    /// made it again and again.
+    private mutating func makeOthers(capacity: Int = 0) {
+        var made = ContiguousArray<ManagedSlot?>()
+        made.reserveCapacity(Swift.max(capacity, values.capacity, values.count + 1))
+        made.append(contentsOf: repeatElement(nil, count: values.count))
+        others = made
     }
 
     /// The first slot that was not fetched.
