@@ -43,7 +43,7 @@ extension ModelContext {
             default: break
             }
         }
-        if let detached, detached.storage.count <= count {
+        if let detached, detached.slotCount <= count {
             // The detached values become the registered model's, taken over whole.
             storage = detached.takeStorage()
             if storage.count < count { storage.extend(through: count - 1) }

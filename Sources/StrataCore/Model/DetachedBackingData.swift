@@ -10,6 +10,13 @@ class DetachedData {
     /// Unchecked for exclusivity: a new model's initializer writes every property here, and
     /// the dynamic check cost two runtime calls per write; nothing overlaps these accesses.
     @exclusivity(unchecked) fileprivate(set) var storage = SlotStorage(values: [], others: nil)
+    /// Values written past the end of ``storage``, which would leave unset slots between:
+    /// the initial values of properties declared with one (an optional's `nil` too), which
+    /// Swift assigns before an initializer's body, and which every fetched model writes into
+    /// a detached data it then drops. Kept aside in one small array, so that ``storage``
+    /// grows in order and keeps no unset slot apart; they join it when the slots before them
+    /// are written, or when the storage is taken.
+    @exclusivity(unchecked) fileprivate var ahead: [(slot: Int, value: BackingValue)] = []
     /// The identifier, once one was asked for or assigned.
     fileprivate(set) var identifier: PersistentIdentifier?
 
@@ -18,13 +25,17 @@ class DetachedData {
 
     /// The value of `slot`, `.unset` when it was never set.
     func value(ofSlot slot: Int) -> BackingValue {
-        slot < storage.count ? storage.loadedValue(at: slot) ?? .unset : .unset
+        if slot < storage.count { return storage.loadedValue(at: slot) ?? .unset }
+        return ahead.last { $0.slot == slot }?.value ?? .unset
     }
+
+    /// One more than the highest slot written.
+    var slotCount: Int { ahead.reduce(storage.count) { Swift.max($0, $1.slot + 1) } }
 
     /// The slots that were set, with their values.
     var setSlots: [(Int, BackingValue)] {
         var set: [(Int, BackingValue)] = []
-        for slot in 0..<storage.count {
+        for slot in 0..<slotCount {
             let value = value(ofSlot: slot)
             if case .unset = value { continue }
             set.append((slot, value))
@@ -35,8 +46,36 @@ class DetachedData {
     /// Hands the values to the backing data of the context that inserts the model, leaving
     /// none here: the array moves rather than being copied when the context writes to it.
     func takeStorage() -> SlotStorage {
-        defer { storage = SlotStorage(values: [], others: nil) }
-        return storage
+        var taken = storage
+        storage = SlotStorage(values: [], others: nil)
+        if !ahead.isEmpty {
+            taken.extend(through: slotCount - 1)
+            for (slot, value) in ahead { taken[slot] = .loaded(value) }
+            ahead = []
+        }
+        return taken
+    }
+
+    /// Writes `value` to `slot`: in place, at the end of the storage, or aside when it would
+    /// leave a gap.
+    fileprivate func write(_ value: BackingValue, at slot: Int, initialCapacity: Int) {
+        if slot < storage.count {
+            storage[slot] = .loaded(value)
+            return
+        }
+        guard slot == storage.count else {
+            if let index = ahead.lastIndex(where: { $0.slot == slot }) { ahead[index].value = value } else { ahead.append((slot, value)) }
+            return
+        }
+        // Room for several slots at the first write, as an initializer sets them one by one.
+        if storage.count == 0 { storage = SlotStorage(capacity: Swift.max(slot + 1, initialCapacity)) }
+        storage.append(loaded: value)
+        guard !ahead.isEmpty else { return }
+        // This write replaces one kept aside for the same slot; the ones that now follow in order join the storage.
+        ahead.removeAll { $0.slot == slot }
+        while let index = ahead.firstIndex(where: { $0.slot == storage.count }) {
+            storage.append(loaded: ahead.remove(at: index).value)
+        }
     }
 }
 
@@ -73,18 +112,9 @@ final class DetachedBackingData<Model: PersistentModel>: DetachedData, BackingDa
 
     @usableFromInline
     func setValue(_ value: BackingValue, at slot: Int) {
-        if slot >= storage.count {
-            // Room for several slots at the first write, as a new model's initializer sets them
-            // one by one. The model's layout is not looked up: every fetched model with a default
-            // value (an optional is `nil` by default) writes it here before the context's
-            // backing data replaces this one, and the lookup took a lock.
-            if storage.count == 0 { storage = SlotStorage(capacity: Swift.max(slot + 1, Self.initialCapacity)) }
-            // Appended, not put in an unset slot: an unset slot is kept apart from plain values,
-            // and a model whose every slot is a plain value keeps none apart.
-            if slot > storage.count { storage.extend(through: slot - 1) }
-            storage.append(loaded: value)
-            return
-        }
-        storage[slot] = .loaded(value)
+        // The model's layout is not looked up: every fetched model with a default value (an
+        // optional is `nil` by default) writes it here before the context's backing data
+        // replaces this one, and the lookup took a lock.
+        write(value, at: slot, initialCapacity: Self.initialCapacity)
     }
 }
