@@ -267,6 +267,19 @@ extension ModelContext {
         }
         let kinds = runtime.plainKinds
         let optional = runtime.optionalAttributeSlots
+        // The common row: every slot an attribute the store returned in its own kind. Checked
+        // on the snapshot's values in place, before the loop below copies each one out.
+        if aligned, values.count == count {
+            let everyValueFits = values.withUnsafeBufferPointer { buffer in
+                for slot in 0..<count {
+                    guard let kind = kinds[slot] else { return false }
+                    let valueKind = buffer[slot].kind
+                    guard valueKind == kind || (valueKind == nil && optional[slot]) else { return false }
+                }
+                return true
+            }
+            if everyValueFits { return SlotStorage(values: values, others: nil) }
+        }
         for slot in 0..<count {
             let value: PersistentValue? =
                 aligned ? values[slot]
