@@ -295,6 +295,7 @@ struct ModelSet: Sequence {
     var isEmpty: Bool { memberCount == 0 }
     var count: Int { memberCount }
     var models: [any PersistentModel] { storage.compactMap { $0?.model } }
+
     /// The members in order, read in place: walking them makes no array.
     struct Iterator: IteratorProtocol {
         fileprivate var positions: IndexingIterator<[Member?]>
