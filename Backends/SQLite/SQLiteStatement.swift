@@ -41,9 +41,7 @@ final class SQLiteStatement {
     ///
     /// - Throws: ``SQLiteStoreError`` when SQLite refuses the binding.
     func bindLent(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
-        let code = sqlite3_bind_text(
-            handle, index, (bytes.baseAddress.map(UnsafeRawPointer.init) ?? Self.noBytes).assumingMemoryBound(to: CChar.self),
-            Int32(bytes.count), nil)
+        let code = bindText(bytes, at: index, destructor: nil)  // SQLITE_STATIC
         if code != SQLITE_OK { try connection.check(code, sql: sql) }
     }
 
@@ -71,20 +69,23 @@ final class SQLiteStatement {
         case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
         case .real(let number): code = sqlite3_bind_double(handle, index, number)
         case .text(var text):
-            // The bytes in place, not the implicit C-string conversion, which made an array
-            // per string; and their count, not -1: a string may hold NUL characters, which -1
-            // would cut at. An empty string still passes a pointer, since NULL binds NULL.
-            code = text.withUTF8 { bytes in
-                sqlite3_bind_text(
-                    handle, index, (bytes.baseAddress.map(UnsafeRawPointer.init) ?? Self.noBytes).assumingMemoryBound(to: CChar.self),
-                    Int32(bytes.count), strata_sqlite_transient())
-            }
+            // The bytes in place, not the implicit C-string conversion, which made an array per string.
+            code = text.withUTF8 { bindText($0, at: index, destructor: strata_sqlite_transient()) }
         case .blob(let bytes):
             code = bytes.withUnsafeBytes { buffer in
                 sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), strata_sqlite_transient())
             }
         }
         if code != SQLITE_OK { try connection.check(code, sql: sql) }
+    }
+
+    /// Binds UTF-8 `bytes` as text, by their count rather than -1: a string may hold NUL
+    /// characters, which -1 would cut at. An empty string still passes a pointer, since NULL
+    /// binds NULL.
+    private func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32, destructor: sqlite3_destructor_type?) -> Int32 {
+        sqlite3_bind_text(
+            handle, index, (bytes.baseAddress.map(UnsafeRawPointer.init) ?? Self.noBytes).assumingMemoryBound(to: CChar.self),
+            Int32(bytes.count), destructor)
     }
 
     /// A valid address for an empty string's bytes.
