@@ -291,14 +291,17 @@ struct SaveWriter {
             // The updates of a save mostly change the same columns: compared, not hashed.
             lastUpdate.statement.rewind()
             statement = lastUpdate.statement
-        } else if let cached = updateStatements[UpdateShape(entityName: table.entityName, columns: columns)] {
-            cached.rewind()
-            statement = cached
         } else {
-            statement = try connection.cached(store.statements.update(table, columns: columns))
-            updateStatements[UpdateShape(entityName: table.entityName, columns: columns)] = statement
+            let shape = UpdateShape(entityName: table.entityName, columns: columns)
+            if let cached = updateStatements[shape] {
+                cached.rewind()
+                statement = cached
+            } else {
+                statement = try connection.cached(store.statements.update(table, columns: columns))
+                updateStatements[shape] = statement
+            }
+            lastUpdate = (shape, statement)
         }
-        if lastUpdate?.statement !== statement { lastUpdate = (UpdateShape(entityName: table.entityName, columns: columns), statement) }
         try bindAndRun(listed, columns: columns, table: table, key: key, trailingKey: key, statement: statement)
         guard connection.changes > 0 else { throw missingModel(listed.snapshot.persistentIdentifier) }
     }
