@@ -267,16 +267,16 @@ extension ModelContext {
         }
         let kinds = runtime.plainKinds
         let optional = runtime.optionalAttributeSlots
-        // The common row: every slot an attribute the store returned in its own kind. Checked
-        // on the snapshot's values in place, before the loop below copies each one out.
+        /// Whether a value of `valueKind` in `slot` is an attribute the store returned in its own kind.
+        func fitsAsIs(_ valueKind: PersistentValue.Kind?, at slot: Int) -> Bool {
+            guard let kind = kinds[slot] else { return false }
+            return valueKind == kind || (valueKind == nil && optional[slot])
+        }
+        // The common row: every slot such an attribute. Checked on the snapshot's values in
+        // place, before the loop below copies each one out.
         if aligned, values.count == count {
             let everyValueFits = values.withUnsafeBufferPointer { buffer in
-                for slot in 0..<count {
-                    guard let kind = kinds[slot] else { return false }
-                    let valueKind = buffer[slot].kind
-                    guard valueKind == kind || (valueKind == nil && optional[slot]) else { return false }
-                }
-                return true
+                (0..<count).allSatisfy { fitsAsIs(buffer[$0].kind, at: $0) }
             }
             if everyValueFits { return SlotStorage(values: values, others: nil) }
         }
@@ -285,12 +285,9 @@ extension ModelContext {
                 aligned ? values[slot]
                 : stored ? snapshot.values[runtime.storageIndexBySlot[slot]] : snapshot[runtime.propertyNames[slot]]
             // The common case first: an attribute the store returned in its own kind.
-            if let value, let kind = kinds[slot] {
-                let valueKind = value.kind
-                if valueKind == kind || (valueKind == nil && optional[slot]) {
-                    keep(value)
-                    continue
-                }
+            if let value, fitsAsIs(value.kind, at: slot) {
+                keep(value)
+                continue
             }
             let name = runtime.propertyNames[slot]
             guard let value else {
