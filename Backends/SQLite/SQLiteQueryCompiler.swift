@@ -100,6 +100,8 @@ struct SQLiteQuery: Hashable, Sendable, ExpressibleByStringInterpolation, Custom
 struct SQLiteQueryCompiler: Sendable {
     let mapping: SQLiteSchemaMapping
     let storeIdentifier: String
+    /// The `SELECT`s compiled so far, by shape.
+    let selects = SQLiteSelectCache()
 
     /// Creates a compiler for the tables of `mapping`; identifiers of `storeIdentifier` are its rows.
     init(mapping: SQLiteSchemaMapping, storeIdentifier: String) {
@@ -115,15 +117,27 @@ struct SQLiteQueryCompiler: Sendable {
     /// - Throws: ``DataStoreError/preferInMemoryFilter`` or ``DataStoreError/preferInMemorySort``
     ///   for a filter or sort SQL cannot express exactly (see ``fallbackReason(entity:filter:sort:)``);
     ///   ``DataStoreError/unsupportedFeature`` for an entity the mapping does not have.
+    ///
+    /// A request of a shape compiled before takes its SQL from ``selects`` and only binds its constants.
     func select(
         entity: String, columns: [String], filter: FilterExpression?, sort: [FilterSortKey], limit: Int?, offset: Int?
     ) throws -> SQLiteQuery {
+        var query = try selects.select(entity: entity, columns: columns, filter: filter, sort: sort, storeIdentifier: storeIdentifier) {
+            try compileSelect(entity: entity, columns: columns, filter: $0, sort: sort)
+        }
+        if limit != nil || offset != nil { query += Self.limitClause(limit: limit, offset: offset) }
+        return query
+    }
+
+    /// ``select(entity:columns:filter:sort:limit:offset:)`` without limit or offset, compiled afresh.
+    ///
+    /// - Throws: As ``select(entity:columns:filter:sort:limit:offset:)``.
+    func compileSelect(entity: String, columns: [String], filter: FilterExpression?, sort: [FilterSortKey]) throws -> SQLiteQuery {
         var compilation = try Compilation(compiler: self, entity: entity)
         var query = SQLiteQuery(sql: "SELECT " + columns.joined(separator: ", ") + " FROM ")
         query += compilation.rootTable
         if let filter { query += " WHERE " + (try compilation.whereCondition(filter)) }
         query += " ORDER BY " + (try compilation.orderBy(sort))
-        query += Self.limitClause(limit: limit, offset: offset)
         return query
     }
 
@@ -237,7 +251,7 @@ struct SQLiteQueryCompiler: Sendable {
     }
 
     /// `LIMIT ? OFFSET ?`, `LIMIT ?`, `LIMIT -1 OFFSET ?` or nothing.
-    private static func limitClause(limit: Int?, offset: Int?) -> SQLiteQuery {
+    static func limitClause(limit: Int?, offset: Int?) -> SQLiteQuery {
         switch (limit, offset) {
         case (nil, nil): return ""
         case (let limit?, nil): return " LIMIT \(bind: .integer(Int64(limit)))"

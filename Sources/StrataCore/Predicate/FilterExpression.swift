@@ -170,3 +170,48 @@ extension FilterExpression: CustomStringConvertible {
         }
     }
 }
+
+extension FilterExpression {
+    /// The same filter with each ``value(_:)`` constant replaced by `transform`'s result;
+    /// ``list(_:)`` constants and everything else stay as they are.
+    ///
+    /// Stores use it to find a filter's shape, for example to reuse SQL compiled for another
+    /// filter that differs only in its constants. Subtrees without a constant are shared, not copied.
+    package func replacingValues(_ transform: (PersistentValue) throws -> PersistentValue) rethrows -> FilterExpression {
+        switch self {
+        case .value(let value): return .value(try transform(value))
+        case .list, .property: return self
+        case .comparison(let op, let lhs, let rhs):
+            return .comparison(op, try lhs.replacingValues(transform), try rhs.replacingValues(transform))
+        case .and(let lhs, let rhs): return .and(try lhs.replacingValues(transform), try rhs.replacingValues(transform))
+        case .or(let lhs, let rhs): return .or(try lhs.replacingValues(transform), try rhs.replacingValues(transform))
+        case .not(let operand): return .not(try operand.replacingValues(transform))
+        case .arithmetic(let op, let lhs, let rhs):
+            return .arithmetic(op, try lhs.replacingValues(transform), try rhs.replacingValues(transform))
+        case .negate(let operand): return .negate(try operand.replacingValues(transform))
+        case .conditional(let test, let then, let otherwise):
+            return .conditional(
+                try test.replacingValues(transform), then: try then.replacingValues(transform), else: try otherwise.replacingValues(transform))
+        case .coalesce(let operand, let fallback):
+            return .coalesce(try operand.replacingValues(transform), try fallback.replacingValues(transform))
+        case .stringTest(let test, let lhs, let rhs):
+            return .stringTest(test, try lhs.replacingValues(transform), try rhs.replacingValues(transform))
+        case .stringOrder(let order, let lhs, let rhs):
+            return .stringOrder(order, try lhs.replacingValues(transform), try rhs.replacingValues(transform))
+        case .contains(let collection, let element):
+            return .contains(collection: try collection.replacingValues(transform), element: try element.replacingValues(transform))
+        case .rangeContains(let lower, let upper, let closed, let element):
+            return .rangeContains(
+                lower: try lower.replacingValues(transform), upper: try upper.replacingValues(transform), closed: closed,
+                element: try element.replacingValues(transform))
+        case .anySatisfy(let collection, let variable, let test):
+            return .anySatisfy(try collection.replacingValues(transform), variable: variable, test: try test.replacingValues(transform))
+        case .allSatisfy(let collection, let variable, let test):
+            return .allSatisfy(try collection.replacingValues(transform), variable: variable, test: try test.replacingValues(transform))
+        case .filter(let collection, let variable, let test):
+            return .filter(try collection.replacingValues(transform), variable: variable, test: try test.replacingValues(transform))
+        case .count(let operand): return .count(try operand.replacingValues(transform))
+        case .aggregate(let aggregate, let operand): return .aggregate(aggregate, try operand.replacingValues(transform))
+        }
+    }
+}
