@@ -375,6 +375,33 @@ private func unsupportedDetails<T: PersistentModel>(_ predicate: Predicate<T>) -
         #expect(details?.contains("not a persisted property") == true)
     }
 
+    @Test func aPredicateBuiltAgainWithOtherCapturedValuesTranslatesWithThoseValues() throws {
+        // Node types and scalar constants are recognised from caches after the first time.
+        func filter(_ int: Int, _ double: Double, _ text: String, _ flag: Bool, _ date: Date, _ uuid: UUID, _ uint: UInt) throws -> FilterExpression {
+            try PredicateTranslator.translate(#Predicate<Specimen> {
+                $0.int == int && $0.double == double && $0.string == text && $0.bool == flag && $0.date == date && $0.uuid == uuid
+                    && $0.uint == uint
+            })
+        }
+        func expected(_ values: [PersistentValue]) -> FilterExpression {
+            let names = ["int", "double", "string", "bool", "date", "uuid", "uint"]
+            let comparisons = zip(names, values).map { FilterExpression.comparison(.equal, property($0), .value($1)) }
+            return comparisons.dropFirst().reduce(comparisons[0]) { .and($0, $1) }
+        }
+        let first = UUID(), second = UUID()
+        #expect(try filter(1, 1.5, "a", true, today, first, 7)
+            == expected([.int(1), .double(1.5), .string("a"), .bool(true), .date(today), .uuid(first), .int(7)]))
+        #expect(try filter(-2, 0, "b", false, today + 1, second, .max)
+            == expected([.int(-2), .double(0), .string("b"), .bool(false), .date(today + 1), .uuid(second), .int(-1)]))
+    }
+
+    @Test func anUntranslatableNodeIsNamedEveryTimeItIsMet() {
+        for _ in 0..<2 {
+            let details = unsupportedDetails(#Predicate<Trip> { $0.livingAccommodation!.placeName == "x" })
+            #expect(details?.hasPrefix("PredicateExpressions.ForcedUnwrap:") == true)
+        }
+    }
+
     @Test func forcedUnwrapIsRejectedNamingTheNode() {
         let details = unsupportedDetails(#Predicate<Trip> { $0.livingAccommodation!.placeName == "x" })
         #expect(details?.hasPrefix("PredicateExpressions.ForcedUnwrap:") == true)

@@ -50,6 +50,7 @@ extension PredicateExpressions.KeyPath: FilterTranslatable {
 
 extension PredicateExpressions.Value: FilterTranslatable {
     func translate(_ context: inout TranslationContext) throws -> FilterExpression {
+        if let scalar = PredicateTranslator.scalar(value) { return .value(scalar) }
         if value is any _FilterRangeConstant {
             throw PredicateTranslator.unsupported(self, "a captured range can only be used with `contains`")
         }

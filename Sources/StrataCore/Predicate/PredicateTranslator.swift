@@ -58,17 +58,19 @@ protocol FilterTranslatable {
 /// The state of one translation: what each predicate variable stands for, and the last
 /// filter variable number handed out.
 struct TranslationContext {
-    private var bindings: [PredicateExpressions.VariableID: FilterExpression] = [:]
+    /// The variables bound so far: a predicate has one, plus one per closure inside it, so a
+    /// list searched from its end costs less than a dictionary made for every translation.
+    private var bindings: [(variable: PredicateExpressions.VariableID, expression: FilterExpression)] = []
     private var lastVariable = 0
 
     /// Makes `variable` stand for `expression` in the expressions translated after this.
     mutating func bind(_ variable: PredicateExpressions.VariableID, to expression: FilterExpression) {
-        bindings[variable] = expression
+        bindings.append((variable, expression))
     }
 
     /// The expression `variable` stands for, or `nil` when nothing bound it.
     func binding(of variable: PredicateExpressions.VariableID) -> FilterExpression? {
-        bindings[variable]
+        bindings.last { $0.variable == variable }?.expression
     }
 
     /// A filter variable number not used before in this translation.
@@ -81,11 +83,34 @@ struct TranslationContext {
     ///
     /// - Throws: `SwiftDataError.unsupportedPredicate` naming the first node that is not ``FilterTranslatable``.
     mutating func translate(_ expression: Any) throws -> FilterExpression {
-        guard let translatable = expression as? any FilterTranslatable else {
+        guard let translatable = Self.translatableType(of: type(of: expression)) else {
             let name = PredicateTranslator.nodeName(of: expression)
             let reason = PredicateTranslator.knownUnsupportedReasons[name] ?? "Strata cannot translate this expression"
             throw SwiftDataError.unsupportedPredicate.with(details: "\(name): \(reason)")
         }
-        return try translatable.translate(&self)
+        return try translatable.translate(opening: expression, &self)
+    }
+
+    /// Node types by whether they conform to ``FilterTranslatable``, as the first cast found.
+    ///
+    /// A cast of a node to the protocol costs about 2,000 instructions (a conformance lookup
+    /// and an existential), a lookup here a few hundred; a predicate of a few nodes fetched in a
+    /// loop paid that cast for every node of every fetch. The types are those of the app's
+    /// predicates, a bounded set.
+    private static let translatableTypes = Locked<[ObjectIdentifier: (any FilterTranslatable.Type)?]>([:])
+
+    private static func translatableType(of type: Any.Type) -> (any FilterTranslatable.Type)? {
+        let key = ObjectIdentifier(type)
+        if let known = translatableTypes.withLock({ $0[key] }) { return known }
+        let translatable = type as? any FilterTranslatable.Type
+        translatableTypes.withLock { $0[key] = translatable }
+        return translatable
+    }
+}
+
+extension FilterTranslatable {
+    /// Translates `expression`, which is of this type.
+    static func translate(opening expression: Any, _ context: inout TranslationContext) throws -> FilterExpression {
+        try (expression as! Self).translate(&context)
     }
 }
