@@ -47,7 +47,9 @@ final class SQLiteSelectCache: Sendable {
     /// Shapes kept at most; the cache empties when it is full (an app has a few dozen).
     static let capacity = 256
 
-    private let entries = Locked<[Key: Entry]>([:])
+    /// The shapes kept, and the last one asked for: a fetch repeated in a loop finds it by
+    /// one comparison instead of hashing the whole filter.
+    private let entries = Locked<(all: [Key: Entry], last: (key: Key, entry: Entry)?)>(([:], nil))
 
     /// The statement of `select`, from the cache when its shape was compiled before.
     ///
@@ -71,14 +73,21 @@ final class SQLiteSelectCache: Sendable {
         }
         guard cacheable else { return try compile(filter) }
         let key = Key(entity: entity, columns: columns, filter: shape, sort: sort)
+        let cached: Entry? = entries.withLock { entries in
+            if let last = entries.last, last.key == key { return last.entry }
+            guard let entry = entries.all[key] else { return nil }
+            entries.last = (key, entry)
+            return entry
+        }
         let entry: Entry
-        if let cached = entries.withLock({ $0[key] }) {
+        if let cached {
             entry = cached
         } else {
             entry = Self.entry(for: shape, constants: constants, compile: compile)
             entries.withLock { entries in
-                if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-                entries[key] = entry
+                if entries.all.count >= Self.capacity { entries.all.removeAll(keepingCapacity: true) }
+                entries.all[key] = entry
+                entries.last = (key, entry)
             }
         }
         guard let (sql, recipe) = entry else { return try compile(filter) }
@@ -94,7 +103,7 @@ final class SQLiteSelectCache: Sendable {
     }
 
     /// The number of shapes kept or refused; for tests.
-    var count: Int { entries.withLock { $0.count } }
+    var count: Int { entries.withLock { $0.all.count } }
 
     /// Compiles `shape` with two sets of stand-ins and keeps it when the two agree as the type's comment says.
     static func entry(for shape: FilterExpression?, constants: [PersistentValue], compile: (FilterExpression?) throws -> SQLiteQuery) -> Entry {

@@ -11,11 +11,15 @@ final class StoreBox: @unchecked Sendable {
     let configurationName: String
     let entityNames: Set<String>
 
+    /// The store as a detector of other processes' commits, cast once: every fetch asks it.
+    private let externalChangeDetector: (any DataStoreExternalChangeDetecting)?
+
     init(store: any DataStore, configurationName: String, entityNames: Set<String>) {
         self.store = store
         self.identifier = store.identifier
         self.configurationName = configurationName
         self.entityNames = entityNames
+        self.externalChangeDetector = store as? any DataStoreExternalChangeDetecting
     }
 
     var supportsBatchDelete: Bool { store is any DataStoreBatching }
@@ -27,7 +31,7 @@ final class StoreBox: @unchecked Sendable {
     /// Whether someone other than this store committed since the last call; the first call
     /// only takes note.
     func noticeExternalChange() -> Bool {
-        guard let detecting = store as? any DataStoreExternalChangeDetecting else { return false }
+        guard let detecting = externalChangeDetector else { return false }
         let count: Int64
         do {
             count = try detecting.externalChangeCount()

@@ -43,8 +43,8 @@ struct FetchPlan<T: PersistentModel> {
     let classNames: [String]?
     /// Whether `T`'s store entity holds more than one class, so snapshots carry the discriminator.
     let sharesStoreEntity: Bool
-    private(set) var filter: FilterStep
-    private(set) var sort: SortStep
+    private(set) var filter: FilterStep { didSet { updateShape() } }
+    private(set) var sort: SortStep { didSet { updateShape() } }
     /// Unsaved inserts, changes and deletes of the entity are merged in, so the sort and
     /// the window run in memory after the merge.
     let mergesPendingChanges: Bool
@@ -58,13 +58,14 @@ struct FetchPlan<T: PersistentModel> {
     ///
     /// `includeSubclasses: false` keeps only models of `T` itself, not of its subclasses.
     init(_ descriptor: FetchDescriptor<T>, store: StoreBox, mergesPendingChanges: Bool, includeSubclasses: Bool = true) {
+        let layout = ModelLayout.of(T.self)
         self.descriptor = descriptor
-        self.entityName = ModelLayout.of(T.self).entityName
+        self.entityName = layout.entityName
         self.store = store
         self.mergesPendingChanges = mergesPendingChanges
         self.identifiers = nil
         self.rechecksStoreFilter = false
-        (storeEntityName, classNames, sharesStoreEntity) = Self.hierarchy(includeSubclasses: includeSubclasses)
+        (storeEntityName, classNames, sharesStoreEntity) = Self.hierarchy(of: layout, includeSubclasses: includeSubclasses)
         if let predicate = descriptor.predicate {
             do {
                 let tree = try PredicateTranslator.translate(predicate)
@@ -85,26 +86,28 @@ struct FetchPlan<T: PersistentModel> {
                 sort = .models(descriptor.sortBy, reason: (error as? SwiftDataError)?.details ?? "\(error)")
             }
         }
+        updateShape()
     }
 
     /// Plans one of the context's own queries: a filter tree built by the core, or a lookup by identifier.
     init(filter: FilterExpression?, identifiers: [PersistentIdentifier]? = nil, store: StoreBox) {
+        let layout = ModelLayout.of(T.self)
         self.descriptor = FetchDescriptor<T>()
-        self.entityName = ModelLayout.of(T.self).entityName
+        self.entityName = layout.entityName
         self.store = store
         self.mergesPendingChanges = false
         self.identifiers = identifiers
         self.rechecksStoreFilter = identifiers == nil
-        (storeEntityName, classNames, sharesStoreEntity) = Self.hierarchy(includeSubclasses: true)
+        (storeEntityName, classNames, sharesStoreEntity) = Self.hierarchy(of: layout, includeSubclasses: true)
         // A lookup names its models; any other query keeps to `T`'s classes.
         self.filter = (identifiers == nil ? Self.keeping(classNames, filter) : filter).map { .store($0) } ?? .none
         self.sort = .none
+        updateShape()
     }
 
     /// Where `T`'s models are stored, which of that store entity's classes a plan keeps, and
     /// whether it holds other classes.
-    private static func hierarchy(includeSubclasses: Bool) -> (String, [String]?, Bool) {
-        let layout = ModelLayout.of(T.self)
+    private static func hierarchy(of layout: ModelLayout, includeSubclasses: Bool) -> (String, [String]?, Bool) {
         let family = ModelHierarchies.names(inheritingFrom: layout.entityName)
         let shared = layout.identifierEntityName != layout.entityName || family.count > 1
         guard shared else { return (layout.identifierEntityName, nil, false) }
@@ -160,20 +163,22 @@ struct FetchPlan<T: PersistentModel> {
     // MARK: The plan's shape
 
     /// Whether the store runs every step, so it can also count, list identifiers and window.
-    var storeRunsEverything: Bool {
-        guard !mergesPendingChanges else { return false }
-        switch (filter, sort) {
-        case (.none, .none), (.none, .store), (.store, .none), (.store, .store): return true
-        default: return false
-        }
-    }
+    private(set) var storeRunsEverything = false
 
     /// Whether some step needs model objects (an untranslatable predicate or sort, or pending changes).
-    var needsModels: Bool {
-        if mergesPendingChanges { return true }
-        if case .models = filter { return true }
-        if case .models = sort { return true }
-        return false
+    private(set) var needsModels = false
+
+    /// Sets ``storeRunsEverything`` and ``needsModels`` from the steps. Kept as stored flags,
+    /// set whenever a step changes, because a fetch asks them several times and each look at
+    /// a step of this generic plan costs a metadata lookup (~330 instructions).
+    private mutating func updateShape() {
+        switch (filter, sort) {
+        case (.none, .none), (.none, .store), (.store, .none), (.store, .store): storeRunsEverything = !mergesPendingChanges
+        default: storeRunsEverything = false
+        }
+        needsModels = mergesPendingChanges
+        if case .models = filter { needsModels = true }
+        if case .models = sort { needsModels = true }
     }
 
     /// The request for the store's part of the plan, for `T`'s store entity: for a class of
