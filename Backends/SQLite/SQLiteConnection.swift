@@ -8,6 +8,10 @@ internal import CSQLite
 final class SQLiteConnection {
     let handle: OpaquePointer
     private var statementCache: [String: SQLiteStatement] = [:]
+    /// The statement ``cached(_:)`` returned last. A fetch repeated in a loop passes the same
+    /// SQL string each time (``SQLiteSelectCache`` keeps it), which `==` matches by identity,
+    /// where the dictionary hashed all of its text.
+    private var lastCached: (sql: String, statement: SQLiteStatement)?
 
     /// Opens the database at `path` (`":memory:"` for a private in-memory database).
     ///
@@ -35,6 +39,7 @@ final class SQLiteConnection {
     let path: String
 
     deinit {
+        lastCached = nil
         statementCache.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -50,12 +55,18 @@ final class SQLiteConnection {
     ///
     /// - Throws: ``SQLiteStoreError`` naming the SQL when it does not compile.
     func cached(_ sql: String) throws -> SQLiteStatement {
+        if let last = lastCached, last.sql == sql {
+            last.statement.reset()
+            return last.statement
+        }
         if let statement = statementCache[sql] {
             statement.reset()
+            lastCached = (sql, statement)
             return statement
         }
         let statement = try prepare(sql)
         statementCache[sql] = statement
+        lastCached = (sql, statement)
         return statement
     }
 
