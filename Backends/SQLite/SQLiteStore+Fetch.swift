@@ -234,18 +234,14 @@ struct SnapshotReader {
         let names = partial ? partialNames() : table.propertyNames
         // Per column, once: where its value goes and how to decode it; the row loop then
         // touches no strings or dictionaries. A full row puts each column at its slot.
-        let positions = partial ? positionsByName() : [:]
-        let columnPositions = partial ? columns.map { positions[$0.name] } : columns.map { Optional($0.slot) }
-        let kinds = columns.map(\.kind)
-        let external = columns.map(\.externalStorage)
+        // For each position in a row, the column read into it; `nil` leaves it null. A whole
+        // row's are the table's own.
+        let kinds = partial ? columns.map(\.kind) : table.columnKinds
+        let external = partial ? columns.map(\.externalStorage) : table.columnsExternallyStored
+        let count = names.count
+        let columnAtPosition = partial ? partialColumnAtPosition(count: count) : table.columnAtSlot
         let identifier = store.identifier
         let template = try PersistentIdentifier.identifier(for: identifier, entityName: table.entityName, primaryKey: 0)
-        let count = names.count
-        // For each position in a row, the column read into it; `nil` leaves it null.
-        var columnAtPosition = [Int?](repeating: nil, count: count)
-        for (index, position) in columnPositions.enumerated() {
-            if let position { columnAtPosition[position] = index }
-        }
         var snapshots: [DefaultSnapshot] = []
         // One pass: each row becomes its snapshot as it is stepped, its values appended in
         // position order to an array reserved at the row's size. The standard library's
@@ -299,6 +295,16 @@ struct SnapshotReader {
         }
         return SwiftDataError.modelValidationFailure.with(
             details: "\(row) cannot be read: \(entity).\(property) holds \(found), but is \(kind.rawValue). Fetch the row's identifiers, or the other properties through propertiesToFetch, to read past it")
+    }
+
+    /// For each position of a partial row, the index in ``columns`` of the column read into it.
+    private func partialColumnAtPosition(count: Int) -> [Int?] {
+        let positions = positionsByName()
+        var columnAtPosition = [Int?](repeating: nil, count: count)
+        for (index, column) in columns.enumerated() {
+            if let position = positions[column.name] { columnAtPosition[position] = index }
+        }
+        return columnAtPosition
     }
 
     private func positionsByName() -> [String: Int] {

@@ -21,6 +21,9 @@ package struct RelationalSchemaMapping: Sendable {
             let everySlot: [Int?]
             let everyColumn: [Int]
             let wholeRowSelection: [String]
+            let columnKinds: [PersistentValue.Kind]
+            let columnsExternallyStored: [Bool]
+            let columnAtSlot: [Int?]
             let hasJoinTables: Bool
             let hasExternalStorage: Bool
 
@@ -39,6 +42,11 @@ package struct RelationalSchemaMapping: Sendable {
                 everySlot = propertyNames.indices.map { $0 }
                 everyColumn = Array(columns.indices)
                 wholeRowSelection = ([RelationalSchemaMapping.primaryKey] + columns.map(\.name)).map { "t0." + SQLIdentifier.quote($0) }
+                columnKinds = columns.map(\.kind)
+                columnsExternallyStored = columns.map(\.externalStorage)
+                var columnAtSlot = [Int?](repeating: nil, count: propertyNames.count)
+                for (index, column) in columns.enumerated() { columnAtSlot[column.slot] = index }
+                self.columnAtSlot = columnAtSlot
                 hasJoinTables = properties.contains { if case .joinTable = $0 { true } else { false } }
                 hasExternalStorage = columns.contains(where: \.externalStorage)
             }
@@ -65,6 +73,14 @@ package struct RelationalSchemaMapping: Sendable {
         /// The primary key and every column, qualified with the alias `t0`: what a fetch of
         /// whole rows selects, quoted once rather than for every fetch.
         package var wholeRowSelection: [String] { fields.wholeRowSelection }
+        /// The kind of each column, in column order.
+        package var columnKinds: [PersistentValue.Kind] { fields.columnKinds }
+        /// Whether each column, in column order, holds references to externally stored files.
+        package var columnsExternallyStored: [Bool] { fields.columnsExternallyStored }
+        /// For each slot, the index of its column, or `nil` for a slot without one (a to-many
+        /// relationship): where a whole row's reader finds each value, made once per table
+        /// rather than for every fetch.
+        package var columnAtSlot: [Int?] { fields.columnAtSlot }
 
         /// Whether a to-many relationship keeps its members in a join table, so that a saved
         /// row has join rows to write.
