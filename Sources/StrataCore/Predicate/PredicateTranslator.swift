@@ -94,8 +94,8 @@ struct TranslationContext {
     /// Node types by whether they conform to ``FilterTranslatable``, as the first cast found.
     ///
     /// A cast of a node to the protocol costs about 2,000 instructions (a conformance lookup
-    /// and an existential), a lookup here a few hundred; a predicate of a few nodes fetched in a
-    /// loop paid that cast for every node of every fetch. The types are those of the app's
+    /// and an existential), a lookup here about 750 (the lock and the hash); a predicate
+    /// fetched in a loop paid that cast for every node of every fetch. The types are those of the app's
     /// predicates, a bounded set.
     private static let translatableTypes = Locked<[ObjectIdentifier: (any FilterTranslatable.Type)?]>([:])
 
