@@ -23,9 +23,10 @@ test: system-packages
 	$(MAKE) test-tsan
 
 ## The concurrent tests under ThreadSanitizer, in a build folder of their own; any report fails.
-## Without the PostgreSQL store (see Package.swift), which `make soak` runs under ThreadSanitizer.
+## Without the PostgreSQL store (see Package.swift), which `make soak` runs under ThreadSanitizer,
+## and without the macro expansion tests, which have nothing concurrent.
 test-tsan: system-packages
-	STRATA_WITHOUT_POSTGRES=1 TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
+	STRATA_WITHOUT_POSTGRES=1 STRATA_WITHOUT_MACRO_TESTS=1 TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 
 ## The PostgreSQL store's suites under ThreadSanitizer, against a throwaway cluster: its pool
 ## and bridge under the load test's ten writers, and the conformance suite.

@@ -108,10 +108,23 @@ if ProcessInfo.processInfo.environment["STRATA_WITHOUT_POSTGRES"] == "1" {
     package.dependencies.removeAll { $0.kind.isPostgresNIO }
 }
 
+// `STRATA_WITHOUT_MACRO_TESTS=1` leaves the macro expansion tests out as well: the
+// ThreadSanitizer pass runs none of them, and building swift-macro-testing with its
+// snapshot-testing dependencies under ThreadSanitizer only lengthened `make test`.
+if ProcessInfo.processInfo.environment["STRATA_WITHOUT_MACRO_TESTS"] == "1" {
+    package.targets.removeAll { $0.name == "StrataMacrosTests" }
+    package.dependencies.removeAll { $0.kind.isMacroTesting }
+}
+
 extension Package.Dependency.Kind {
     /// Whether the dependency is postgres-nio.
-    var isPostgresNIO: Bool {
-        if case .sourceControl(_, let location, _) = self { return location.contains("postgres-nio") }
+    var isPostgresNIO: Bool { locationContains("postgres-nio") }
+
+    /// Whether the dependency is swift-macro-testing.
+    var isMacroTesting: Bool { locationContains("swift-macro-testing") }
+
+    private func locationContains(_ name: String) -> Bool {
+        if case .sourceControl(_, let location, _) = self { return location.contains(name) }
         return false
     }
 }
