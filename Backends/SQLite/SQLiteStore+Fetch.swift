@@ -10,11 +10,7 @@ extension SQLiteStore {
     ///   for what SQL cannot express, ``SQLiteStoreError``, or ``SwiftDataError/modelValidationFailure`` naming the row, the entity and the property of a value that cannot be of its property's kind.
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
         let table = try table(for: T.self)
-        let wanted = Set(request.propertyNamesToFetch)
-        let columns = wanted.isEmpty ? table.columns : table.columns.filter { wanted.contains($0.name) }
-        var reader = SnapshotReader(store: self, table: table, columns: columns, partial: !wanted.isEmpty, wanted: wanted)
-        if wanted.isEmpty { reader.prefetching = prefetchedRelationships(of: table, request.descriptor.relationshipKeyPathsForPrefetching) }
-        let selection = wanted.isEmpty ? table.wholeRowSelection : [qualified(SQLiteSchemaMapping.primaryKey)] + columns.map { qualified($0.name) }
+        let (reader, selection) = reader(for: request, of: table)
         var related: [PersistentIdentifier: DefaultSnapshot] = [:]
         if let identifiers = request.identifiers {
             let keys = table.keys(of: identifiers, storeIdentifier: identifier)
@@ -30,12 +26,49 @@ extension SQLiteStore {
             }
             return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots, relatedSnapshots: related)
         }
-        let filter = try request.filter
-        let sort = try request.sortKeys
-        let query = try compiler.select(
-            entity: table.entityName, columns: selection, filter: filter, sort: sort, limit: request.descriptor.fetchLimit, offset: request.descriptor.fetchOffset)
+        let query = try selectQuery(request, of: table, selection: selection)
         let snapshots = try read { connection in try reader.read(query, on: connection, related: &related) }
         return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots, relatedSnapshots: related)
+    }
+
+    /// Hands each row's snapshot to `body` as it is stepped, when nothing is read after the
+    /// rows; a lookup by identifier, or an entity with to-many relationships (loaded for all
+    /// rows at once after them), is read whole first, as ``fetch(_:)`` reads it.
+    ///
+    /// - Throws: As ``fetch(_:)``, or the error `body` threw.
+    public func fetch<T: PersistentModel>(
+        _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
+    ) throws -> [PersistentIdentifier: DefaultSnapshot] {
+        let table = try table(for: T.self)
+        guard request.identifiers == nil, !table.hasToManyProperties else {
+            let result = try fetch(request)
+            for snapshot in result.fetchedSnapshots { try body(snapshot) }
+            return result.relatedSnapshots
+        }
+        let (reader, selection) = reader(for: request, of: table)
+        let query = try selectQuery(request, of: table, selection: selection)
+        try read { connection in try reader.read(query, on: connection, each: body) }
+        return [:]
+    }
+
+    /// The reader of `request`'s rows of `table` and the columns it selects: the key, then
+    /// the columns of every property or of the properties the request asks for.
+    private func reader<T: PersistentModel>(for request: DataStoreFetchRequest<T>, of table: SQLiteSchemaMapping.Table) -> (SnapshotReader, [String]) {
+        let wanted = Set(request.propertyNamesToFetch)
+        let columns = wanted.isEmpty ? table.columns : table.columns.filter { wanted.contains($0.name) }
+        var reader = SnapshotReader(store: self, table: table, columns: columns, partial: !wanted.isEmpty, wanted: wanted)
+        if wanted.isEmpty { reader.prefetching = prefetchedRelationships(of: table, request.descriptor.relationshipKeyPathsForPrefetching) }
+        let selection = wanted.isEmpty ? table.wholeRowSelection : [qualified(SQLiteSchemaMapping.primaryKey)] + columns.map { qualified($0.name) }
+        return (reader, selection)
+    }
+
+    /// The `SELECT` of `request`'s filter, sort and window over `table`.
+    private func selectQuery<T: PersistentModel>(
+        _ request: DataStoreFetchRequest<T>, of table: SQLiteSchemaMapping.Table, selection: [String]
+    ) throws -> SQLiteQuery {
+        try compiler.select(
+            entity: table.entityName, columns: selection, filter: try request.filter, sort: try request.sortKeys,
+            limit: request.descriptor.fetchLimit, offset: request.descriptor.fetchOffset)
     }
 
     /// The names of the to-many relationships of `table` that `keyPaths` prefetches and that
@@ -228,9 +261,32 @@ struct SnapshotReader {
         return snapshots
     }
 
+    /// Calls `body` with the snapshot of each row `query` selects, as it is stepped.
+    ///
+    /// - Precondition: The table has no to-many relationship (see ``SQLiteSchemaMapping/Table/hasToManyProperties``):
+    ///   their lists are loaded after the rows.
+    /// - Throws: As ``read(_:on:related:)``, or the error `body` threw.
+    func read(_ query: SQLiteQuery, on connection: SQLiteConnection, each body: (DefaultSnapshot) throws -> Void) throws {
+        let statement = try connection.cached(query.sql)
+        try statement.bind(query.bindings)
+        defer { statement.reset() }
+        try forEachRow(of: statement, first: 0, { _ in }, body)
+    }
+
     /// Steps `statement` to its end, making each row's snapshot from its key in column `first`
     /// and the values of `columns` after it; `visit` sees each row before it is read.
     private func rows(of statement: SQLiteStatement, first: Int32, _ visit: (SQLiteStatement) -> Void) throws -> [DefaultSnapshot] {
+        var snapshots: [DefaultSnapshot] = []
+        try forEachRow(of: statement, first: first, visit) { snapshots.append($0) }
+        return snapshots
+    }
+
+    /// Steps `statement` to its end, calling `body` with each row's snapshot, made from its
+    /// key in column `first` and the values of `columns` after it; `visit` sees each row
+    /// before it is read.
+    private func forEachRow(
+        of statement: SQLiteStatement, first: Int32, _ visit: (SQLiteStatement) -> Void, _ body: (DefaultSnapshot) throws -> Void
+    ) throws {
         let names = partial ? partialNames() : table.propertyNames
         // Per column, once: where its value goes and how to decode it; the row loop then
         // touches no strings or dictionaries. A full row puts each column at its slot.
@@ -242,7 +298,6 @@ struct SnapshotReader {
         let columnAtPosition = partial ? partialColumnAtPosition(count: count) : table.columnAtSlot
         let identifier = store.identifier
         let template = try PersistentIdentifier.identifier(for: identifier, entityName: table.entityName, primaryKey: 0)
-        var snapshots: [DefaultSnapshot] = []
         // One pass: each row becomes its snapshot as it is stepped, its values appended in
         // position order to an array reserved at the row's size. The standard library's
         // uninitialized-capacity initializer is not inlined and looked up the array's
@@ -274,10 +329,8 @@ struct SnapshotReader {
                         property: columns[index].name, stored: stored, kind: kinds[index])
                 }
             }
-            snapshots.append(
-                DefaultSnapshot(persistentIdentifier: template.replacingPrimaryKey(statement.int64(first)), propertyNames: names, values: values))
+            try body(DefaultSnapshot(persistentIdentifier: template.replacingPrimaryKey(statement.int64(first)), propertyNames: names, values: values))
         }
-        return snapshots
     }
 
     /// The error for a column whose value cannot be a value of its property's kind: the
@@ -321,8 +374,7 @@ struct SnapshotReader {
         on connection: SQLiteConnection
     ) throws {
         // Only entities with to-many relationships read anything more.
-        guard !snapshots.isEmpty, table.properties.contains(where: { if case .column = $0 { false } else if case .crossStoreList = $0 { false } else { true } })
-        else { return }
+        guard !snapshots.isEmpty, table.hasToManyProperties else { return }
         let keys = snapshots.map { $0.persistentIdentifier.primaryKey(as: Int64.self) ?? 0 }
         let positions = positions ?? table.slotsByName
         var rowOf: [Int64: Int] = [:]

@@ -13,6 +13,8 @@ final class StoreBox: @unchecked Sendable {
 
     /// The store as a detector of other processes' commits, cast once: every fetch asks it.
     private let externalChangeDetector: (any DataStoreExternalChangeDetecting)?
+    /// The store as one that hands over snapshots as it reads them, cast once.
+    private let streaming: (any DataStoreStreaming)?
 
     init(store: any DataStore, configurationName: String, entityNames: Set<String>) {
         self.store = store
@@ -20,6 +22,7 @@ final class StoreBox: @unchecked Sendable {
         self.configurationName = configurationName
         self.entityNames = entityNames
         self.externalChangeDetector = store as? any DataStoreExternalChangeDetecting
+        self.streaming = store as? any DataStoreStreaming
     }
 
     var supportsBatchDelete: Bool { store is any DataStoreBatching }
@@ -67,6 +70,19 @@ final class StoreBox: @unchecked Sendable {
             try result.fetchedSnapshots.map(SnapshotConversion.toDefault),
             try result.relatedSnapshots.mapValues(SnapshotConversion.toDefault)
         )
+    }
+
+    /// Whether the store hands over snapshots as it reads them (``DataStoreStreaming``).
+    var streams: Bool { streaming != nil }
+
+    /// Calls `body` with each snapshot `request` selects, as the store reads it, and returns
+    /// the related snapshots; `nil`, calling nothing, for a store that does not stream.
+    ///
+    /// - Throws: The store's error, or the error `body` threw.
+    func fetch<T: PersistentModel>(
+        _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
+    ) throws -> [PersistentIdentifier: DefaultSnapshot]? {
+        try streaming?.fetch(request, each: body)
     }
 
     func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {

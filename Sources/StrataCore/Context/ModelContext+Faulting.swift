@@ -154,39 +154,49 @@ extension ModelContext {
     func materialize<T: PersistentModel>(
         _ snapshots: inout [DefaultSnapshot], partial: Bool, unregistered: Bool = false, as type: T.Type
     ) throws -> [T] {
-        var models: [T] = []
-        models.reserveCapacity(snapshots.count)
+        var run = MaterializingRun<T>(partial: partial, fresh: unregistered || (registered.isEmpty && knownSnapshots.isEmpty))
+        run.models.reserveCapacity(snapshots.count)
         if let first = snapshots.first { registered.reserveCapacity(adding: snapshots.count, like: first.persistentIdentifier) }
-        let fresh = unregistered || (registered.isEmpty && knownSnapshots.isEmpty)
-        var lastName: String?
-        var lastRuntime: EntityRuntime?
         for index in snapshots.indices {
             defer { snapshots[index].releaseValues() }
-            let snapshot = snapshots[index]
-            if !fresh {
-                if let model = registered[snapshot.persistentIdentifier] {
-                    if let model = try refreshed(model, from: snapshot, partial: partial) as? T { models.append(model) }
-                    continue
-                }
-                if !knownSnapshots.isEmpty { knownSnapshots[snapshot.persistentIdentifier] = nil }
-            }
-            let entityName = snapshot.persistentIdentifier.entityName
-            let stored: EntityRuntime
-            if let lastRuntime, lastName == entityName {
-                stored = lastRuntime
-            } else {
-                stored = try runtime(for: entityName)
-                (lastName, lastRuntime) = (entityName, stored)
-            }
-            let runtime = try self.runtime(of: snapshot, stored: stored)
-            let model = try register(snapshot, runtime: runtime, partial: partial)
-            if runtime.modelType == T.self {
-                models.append(unsafeDowncast(model as AnyObject, to: T.self))
-            } else if let model = model as? T {
-                models.append(model)
-            }
+            try materialize(snapshots[index], in: &run)
         }
-        return models
+        return run.models
+    }
+
+    /// Starts registering fetched snapshots one at a time with ``materialize(_:in:)``, as a
+    /// store that streams them hands them over.
+    func startMaterializing<T: PersistentModel>(partial: Bool, as type: T.Type) -> MaterializingRun<T> {
+        MaterializingRun(partial: partial, fresh: registered.isEmpty && knownSnapshots.isEmpty)
+    }
+
+    /// Registers the model of one fetched snapshot (see ``materialize(_:partial:unregistered:as:)``)
+    /// and adds it to `run`'s models when it is a `T`.
+    ///
+    /// - Throws: As ``materialize(_:partial:)``.
+    func materialize<T: PersistentModel>(_ snapshot: DefaultSnapshot, in run: inout MaterializingRun<T>) throws {
+        if !run.fresh {
+            if let model = registered[snapshot.persistentIdentifier] {
+                if let model = try refreshed(model, from: snapshot, partial: run.partial) as? T { run.models.append(model) }
+                return
+            }
+            if !knownSnapshots.isEmpty { knownSnapshots[snapshot.persistentIdentifier] = nil }
+        }
+        let entityName = snapshot.persistentIdentifier.entityName
+        let stored: EntityRuntime
+        if let lastRuntime = run.lastRuntime, run.lastName == entityName {
+            stored = lastRuntime
+        } else {
+            stored = try runtime(for: entityName)
+            (run.lastName, run.lastRuntime) = (entityName, stored)
+        }
+        let runtime = try self.runtime(of: snapshot, stored: stored)
+        let model = try register(snapshot, runtime: runtime, partial: run.partial)
+        if runtime.modelType == T.self {
+            run.models.append(unsafeDowncast(model as AnyObject, to: T.self))
+        } else if let model = model as? T {
+            run.models.append(model)
+        }
     }
 
     /// The run-time description of the class a stored snapshot belongs to: its identifier's
@@ -377,3 +387,21 @@ extension ManagedData {
     var hasChangesPending: Bool { isInserted || isChanged || isDeleted }
 }
 
+/// What registering a run of fetched snapshots keeps between rows: the models made so far
+/// and the entity's run-time description, looked up once per run of rows of one entity.
+struct MaterializingRun<T: PersistentModel> {
+    /// The models of type `T`, in the order of their snapshots.
+    var models: [T] = []
+    /// The snapshots hold only the properties the fetch asked for.
+    let partial: Bool
+    /// No snapshot's model can be registered already, and the context knows none of the
+    /// snapshots, so none is probed for.
+    let fresh: Bool
+    fileprivate var lastName: String?
+    fileprivate var lastRuntime: EntityRuntime?
+
+    init(partial: Bool, fresh: Bool) {
+        self.partial = partial
+        self.fresh = fresh
+    }
+}

@@ -15,9 +15,15 @@ extension FetchPlan {
     mutating func models(in context: ModelContext) throws -> [T] {
         if case .models(_, let reason) = filter { StrataLog.fallback("fetch of \(entityName)", reason: reason) }
         if case .models(_, let reason) = sort { StrataLog.fallback("sort of \(entityName)", reason: reason) }
-        var rows = try rows(in: context)
-        // The fetched rows first: a context that knows no other snapshots registers them without probing.
-        var models = try context.materialize(&rows.snapshots, partial: !descriptor.propertiesToFetch.isEmpty, as: T.self)
+        var rows: FetchedRows
+        var models: [T]
+        if let streamed = try streamedModels(in: context) {
+            (models, rows) = streamed
+        } else {
+            rows = try self.rows(in: context)
+            // The fetched rows first: a context that knows no other snapshots registers them without probing.
+            models = try context.materialize(&rows.snapshots, partial: !descriptor.propertiesToFetch.isEmpty, as: T.self)
+        }
         let prefetching = !descriptor.relationshipKeyPathsForPrefetching.isEmpty
         if !prefetching { context.remember(rows.related) }
         if case .models(let predicate, _) = filter {
@@ -37,6 +43,43 @@ extension FetchPlan {
             context.remember(rows.related)
         }
         return models
+    }
+
+    /// Whether the plan's models are made as its store reads each row: the store streams
+    /// (``DataStoreStreaming``) and no step runs on the rows between the store and the models.
+    var streamsRows: Bool {
+        guard store.streams, identifiers == nil, classNames == nil else { return false }
+        switch filter {
+        case .snapshots: return false
+        case .store where rechecksStoreFilter: return false
+        case .none, .store, .models: break
+        }
+        if case .snapshots = sort { return false }
+        return true
+    }
+
+    /// The models of the store's rows, each registered as the store reads its row, and the
+    /// related snapshots; `nil` when the plan does not stream its rows (``streamsRows``) or
+    /// the store refused a step, which then moves into memory.
+    ///
+    /// Rows of another entity than the plan's store entity are skipped, as ``rows(in:)`` skips them.
+    ///
+    /// - Throws: The store's error, or an error registering a model.
+    private mutating func streamedModels(in context: ModelContext) throws -> (models: [T], rows: FetchedRows)? {
+        guard streamsRows else { return nil }
+        var run = context.startMaterializing(partial: !descriptor.propertiesToFetch.isEmpty, as: T.self)
+        let storeEntityName = storeEntityName
+        do {
+            let related = try store.fetch(storeRequest(editingState: context.editingState)) { snapshot in
+                guard snapshot.persistentIdentifier.entityName == storeEntityName else { return }
+                try context.materialize(snapshot, in: &run)
+            }
+            guard let related else { return nil }
+            return (run.models, FetchedRows(snapshots: [], related: related))
+        } catch let error as DataStoreError where error == .preferInMemoryFilter || error == .preferInMemorySort {
+            guard storeRefused(error) else { throw error }
+            return nil
+        }
     }
 
     /// The number of models the plan selects, counted by the store when it runs every step.

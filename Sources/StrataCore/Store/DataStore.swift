@@ -181,6 +181,29 @@ public protocol DataStoreExternalChangeDetecting: DataStore {
     func externalChangeCount() throws -> Int64
 }
 
+/// A store that hands over a fetch's snapshots one at a time, as it reads them.
+///
+/// For such a store the core makes each model as soon as its snapshot arrives, so a large
+/// fetch never holds the list of every row's snapshot beside the models made from them
+/// (for 100,000 rows, a 6 MiB array that lived until the last model was made).
+///
+/// The snapshots, their order, the related snapshots and the errors must be those
+/// ``DataStore/fetch(_:)`` would give for the same request. A store may read everything
+/// first and then call `body`, when a request needs it (relationships it loads afterwards,
+/// for instance).
+public protocol DataStoreStreaming: DataStore where Snapshot == DefaultSnapshot {
+    /// Calls `body` with each snapshot that matches `request`, in the order ``DataStore/fetch(_:)``
+    /// would return them, and returns the related snapshots that fetch would return.
+    ///
+    /// `body` runs while the store reads, and does not call the store. When it throws, the
+    /// store stops reading and rethrows its error.
+    ///
+    /// - Throws: As ``DataStore/fetch(_:)``, or the error `body` threw.
+    func fetch<T: PersistentModel>(
+        _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
+    ) throws -> [PersistentIdentifier: DefaultSnapshot]
+}
+
 /// A store that can describe how it would run a fetch, for ``ModelContext/explain(_:)``.
 public protocol DataStoreExplaining: DataStore {
     /// How the store runs `request`: what it filters, sorts and windows itself (SQL, plans).

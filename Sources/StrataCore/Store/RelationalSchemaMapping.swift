@@ -25,6 +25,7 @@ package struct RelationalSchemaMapping: Sendable {
             let columnsExternallyStored: [Bool]
             let columnAtSlot: [Int?]
             let hasJoinTables: Bool
+            let hasToManyProperties: Bool
             let hasExternalStorage: Bool
 
             init(
@@ -48,6 +49,12 @@ package struct RelationalSchemaMapping: Sendable {
                 for (index, column) in columns.enumerated() { columnAtSlot[column.slot] = index }
                 self.columnAtSlot = columnAtSlot
                 hasJoinTables = properties.contains { if case .joinTable = $0 { true } else { false } }
+                hasToManyProperties = properties.contains {
+                    switch $0 {
+                    case .column, .crossStoreList: false
+                    case .inverseColumn, .joinTable: true
+                    }
+                }
                 hasExternalStorage = columns.contains(where: \.externalStorage)
             }
         }
@@ -85,6 +92,10 @@ package struct RelationalSchemaMapping: Sendable {
         /// Whether a to-many relationship keeps its members in a join table, so that a saved
         /// row has join rows to write.
         package var hasJoinTables: Bool { fields.hasJoinTables }
+
+        /// Whether a to-many relationship is read from another table (its destination's
+        /// to-one column or a join table), so a fetch loads members after the rows.
+        package var hasToManyProperties: Bool { fields.hasToManyProperties }
 
         /// Whether a column may keep its data in a file of its own (`.externalStorage`).
         package var hasExternalStorage: Bool { fields.hasExternalStorage }

@@ -14,6 +14,7 @@ extension StoreConformance {
         Check("a lookup by identifier returns the held models in the requested order", lookupByIdentifierKeepsOrder),
         Check("a partial update writes only the properties it lists", partialUpdateWritesListedProperties),
         Check("a partial update of a model the store does not hold fails the whole save", partialUpdateOfMissingModelFails),
+        Check("a streamed fetch hands over what a fetch returns", streamedFetchMatchesFetch),
     ]
 
     // MARK: Errors, through a context
@@ -190,6 +191,62 @@ extension StoreConformance {
     }
 
     /// The full snapshot of a model that was never inserted, under a temporary identifier.
+    /// A store that streams (``DataStoreStreaming``) hands over, one at a time and in the
+    /// same order, the snapshots its whole fetch returns, with the same related snapshots:
+    /// for entities with and without to-many relationships, and for lookups. An error of the
+    /// receiver stops the stream and comes back out.
+    static func streamedFetchMatchesFetch(_ harness: ConformanceHarness) throws {
+        let requests = harness.requests
+        guard let store = try harness.store(for: Author.self, Entry.self) as? any DataStoreStreaming else { return }
+        func check<S: DataStoreStreaming>(_ store: S) throws {
+            let ada = Author(name: "Ada")
+            let grace = Author(name: "Grace")
+            let notes = Book(name: "Notes")
+            let label = Label(name: "Label")
+            var book = newSnapshot(notes)
+            book.set("author", .identifier(ada.persistentModelID))
+            book.set("labels", .identifiers([label.persistentModelID]))
+            var labelSnapshot = newSnapshot(label)
+            labelSnapshot.set("books", .identifiers([notes.persistentModelID]))
+            let entries = (1...3).map { Entry(writer: 1, batch: 1, sequence: $0) }
+            let remapped = try store.save(requests.saveRequest(
+                inserted: [newSnapshot(ada), newSnapshot(grace), book, labelSnapshot] + entries.map(newSnapshot), updated: [], deleted: [])
+            ).remappedIdentifiers
+            let entryIDs = try entries.map { try #require(remapped[$0.persistentModelID]) }
+            let authorIDs = try [ada, grace].map { try #require(remapped[$0.persistentModelID]) }
+
+            func expectSame<T: PersistentModel>(_ request: DataStoreFetchRequest<T>, _ what: String) throws {
+                var streamed: [DefaultSnapshot] = []
+                let related = try store.fetch(request) { streamed.append($0) }
+                let whole = try store.fetch(request)
+                #expect(streamed == whole.fetchedSnapshots, "\(what): the stream handed over other snapshots or another order")
+                #expect(related == whole.relatedSnapshots, "\(what): the stream returned other related snapshots")
+                #expect(!streamed.isEmpty, "\(what): nothing was fetched")
+            }
+            try expectSame(requests.fetchRequest(Entry.self, identifiers: nil), "every entry")
+            try expectSame(requests.fetchRequest(Entry.self, identifiers: [entryIDs[2], entryIDs[0]]), "a lookup of entries")
+            try expectSame(requests.fetchRequest(Author.self, identifiers: nil), "every author (a to-many relationship)")
+            try expectSame(requests.fetchRequest(Author.self, identifiers: authorIDs.reversed()), "a lookup of authors")
+            try expectSame(requests.fetchRequest(Book.self, identifiers: nil), "every book (to-one and many-to-many)")
+            try expectSame(requests.fetchRequest(Label.self, identifiers: nil), "every label")
+
+            for request in [requests.fetchRequest(Entry.self, identifiers: nil), requests.fetchRequest(Entry.self, identifiers: entryIDs)] {
+                var received = 0
+                #expect(throws: StreamStop.self, "the receiver's error did not come back out") {
+                    _ = try store.fetch(request) { _ in
+                        received += 1
+                        throw StreamStop()
+                    }
+                }
+                #expect(received == 1, "the stream went on after the receiver's error")
+            }
+        }
+        try check(store)
+    }
+
+    /// The error a check's receiver of streamed snapshots throws to stop the stream.
+    private struct StreamStop: Error {}
+
     private static func newSnapshot<T: PersistentModel>(_ model: T) -> DefaultSnapshot {
         var related: [PersistentIdentifier: any BackingData] = [:]
         return DefaultSnapshot(from: model.persistentBackingData, relatedBackingDatas: &related)

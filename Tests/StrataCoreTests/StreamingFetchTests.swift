@@ -1,0 +1,141 @@
+import Foundation
+import Strata
+import StrataMemory
+import Synchronization
+import Testing
+
+/// What a ``StreamingStore`` did and is told to do.
+final class StreamControls: Sendable {
+    struct State {
+        var wholeFetches = 0
+        var streamedFetches = 0
+        /// Rows handed to the core one at a time.
+        var handedOver = 0
+        var refusesFilters = false
+        /// The row (counted from 0) whose `startDate` the store hands over as a string.
+        var damagedRow: Int?
+        /// Called after the core took each row.
+        var afterEachRow: (@Sendable (PersistentIdentifier) -> Void)?
+    }
+
+    let state = Mutex(State())
+}
+
+/// A store that streams (``DataStoreStreaming``) the rows of a MemoryStore, counting its
+/// whole and streamed fetches and calling a hook after each row the core took.
+final class StreamingStore: DataStoreStreaming, @unchecked Sendable {
+    struct Configuration: DataStoreConfiguration {
+        typealias Store = StreamingStore
+        var name: String
+        var schema: Schema?
+        let controls: StreamControls
+
+        static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name && lhs.controls === rhs.controls }
+        func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    }
+
+    let configuration: Configuration
+    let inner: MemoryStore
+    var identifier: String { inner.identifier }
+    var schema: Schema { inner.schema }
+
+    init(_ configuration: Configuration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
+        self.configuration = configuration
+        inner = try MemoryStore(MemoryStoreConfiguration(name: configuration.name, schema: configuration.schema), migrationPlan: nil)
+    }
+
+    func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        configuration.controls.state.withLock { $0.wholeFetches += 1 }
+        return try inner.fetch(request)
+    }
+
+    func fetch<T: PersistentModel>(
+        _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
+    ) throws -> [PersistentIdentifier: DefaultSnapshot] {
+        let (refuses, damagedRow, hook) = configuration.controls.state.withLock { state in
+            state.streamedFetches += 1
+            return (state.refusesFilters, state.damagedRow, state.afterEachRow)
+        }
+        if refuses, try request.filter != nil { throw DataStoreError.preferInMemoryFilter }
+        let result = try inner.fetch(request)
+        for (row, snapshot) in result.fetchedSnapshots.enumerated() {
+            var snapshot = snapshot
+            if row == damagedRow, let slot = snapshot.propertyNames.firstIndex(of: "startDate") {
+                snapshot[index: slot] = .string("not a date")
+            }
+            try body(snapshot)
+            configuration.controls.state.withLock { $0.handedOver += 1 }
+            hook?(snapshot.persistentIdentifier)
+        }
+        return result.relatedSnapshots
+    }
+
+    func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
+        try inner.save(request)
+    }
+}
+
+/// A store that hands over its rows one at a time gets each row's model made as it arrives.
+@Suite struct StreamingFetchTests {
+    let today = Date(timeIntervalSince1970: 1_750_000_000)
+
+    /// A container of a ``StreamingStore`` holding trips named `names`.
+    func container(_ controls: StreamControls, names: [String]) throws -> ModelContainer {
+        let container = try ModelContainer(
+            for: Trip.self, configurations: StreamingStore.Configuration(name: "streamed", controls: controls))
+        let context = ModelContext(container)
+        for name in names {
+            context.insert(Trip(name: name, destination: "Bern", startDate: today, endDate: today.addingTimeInterval(86_400)))
+        }
+        try context.save()
+        controls.state.withLock { $0 = StreamControls.State() }
+        return container
+    }
+
+    @Test func eachModelIsRegisteredBeforeTheStoreReadsTheNextRow() throws {
+        let controls = StreamControls()
+        let container = try container(controls, names: ["Lakes", "Alps", "Coast"])
+        nonisolated(unsafe) let context = ModelContext(container)
+        let seen = Mutex<[Bool]>([])
+        controls.state.withLock { state in
+            state.afterEachRow = { id in
+                let registered: Trip? = context.registeredModel(for: id)
+                seen.withLock { $0.append(registered != nil) }
+            }
+        }
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.map(\.name) == ["Alps", "Coast", "Lakes"])
+        #expect(seen.withLock { $0 } == [true, true, true], "a row's model was not made as the row arrived")
+        let (whole, streamed) = controls.state.withLock { ($0.wholeFetches, $0.streamedFetches) }
+        #expect(whole == 0 && streamed == 1)
+        // A fetch in a context that already holds the models streams too, and keeps their identity.
+        let again = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name, order: .reverse)]))
+        #expect(again.map(\.name) == ["Lakes", "Coast", "Alps"])
+        #expect(again[0] === trips[2] && again[2] === trips[0])
+    }
+
+    @Test func aFilterTheStreamRefusesRunsInMemoryOnAWholeFetch() throws {
+        let controls = StreamControls()
+        let container = try container(controls, names: ["Lakes", "Alps", "Coast"])
+        controls.state.withLock { $0.refusesFilters = true }
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name != "Alps" }, sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.map(\.name) == ["Coast", "Lakes"])
+        let (whole, streamed) = controls.state.withLock { ($0.wholeFetches, $0.streamedFetches) }
+        #expect(whole == 1 && streamed == 1, "the refused stream was not followed by one whole fetch")
+    }
+
+    @Test func aRowThatCannotBeAModelStopsTheStream() throws {
+        let controls = StreamControls()
+        let container = try container(controls, names: ["Lakes", "Alps", "Coast", "Dunes"])
+        controls.state.withLock { $0.damagedRow = 1 }
+        let context = ModelContext(container)
+        #expect(throws: SwiftDataError.modelValidationFailure) {
+            _ = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        }
+        #expect(controls.state.withLock { $0.handedOver } == 1, "the store went on reading after the core's error")
+        // Without the damage the same context fetches every trip.
+        controls.state.withLock { $0.damagedRow = nil }
+        #expect(try context.fetch(FetchDescriptor<Trip>()).count == 4)
+    }
+}
