@@ -7,18 +7,43 @@
 /// the store sent it: ``PersistentValue/identifier(_:)`` is a to-one fault and
 /// ``PersistentValue/identifiers(_:)`` a to-many one (no attribute holds either kind).
 /// Loaded relationships, transformable values, slots that were not fetched and slots not set
-/// yet live in ``others``, which most models never allocate.
+/// yet live in ``others``, kept in ``ManagedExtras`` with the change tracking, which most
+/// models never allocate.
+///
+/// The extras are an object: a copy of the storage shares them. Storage belongs to one
+/// backing data, which alone changes it; copies are only read.
 struct SlotStorage {
     /// One value per slot: an attribute's value or a relationship fault's identifiers; not
     /// read where ``others`` holds the slot.
     private(set) var values: [PersistentValue]
+    /// What few models need: the slots kept apart and the change tracking; `nil` for a model
+    /// that has neither (a fetched model that was only read).
+    private(set) var extras: ManagedExtras?
+
     /// `nil`, or one entry per slot: `nil` where the slot is the attribute value in ``values``.
-    private(set) var others: ContiguousArray<ManagedSlot?>?
+    var others: ContiguousArray<ManagedSlot?>? { extras?.others }
+
+    /// The change tracking, made at a model's first change; dropping it drops the extras
+    /// when they hold nothing else.
+    var tracking: ChangeTracking? {
+        get { extras?.tracking }
+        set {
+            if let extras {
+                if newValue == nil && extras.others == nil {
+                    self.extras = nil
+                } else {
+                    extras.tracking = newValue
+                }
+            } else if let newValue {
+                extras = ManagedExtras(others: nil, tracking: newValue)
+            }
+        }
+    }
 
     /// Slots taken from a snapshot's aligned values, with `others` for the slots they do not hold.
     init(values: [PersistentValue], others: ContiguousArray<ManagedSlot?>?) {
         self.values = values
-        self.others = others
+        self.extras = others.map { ManagedExtras(others: $0, tracking: nil) }
     }
 
     /// Empty storage with room for `capacity` slots, to be filled with ``append(_:)``.
@@ -58,7 +83,7 @@ struct SlotStorage {
     mutating func append(loaded value: BackingValue) {
         if let plain = Self.plainValue(of: value) {
             values.append(plain)
-            others?.append(nil)
+            extras?.others?.append(nil)
         } else {
             appendOther(.loaded(value))
         }
@@ -68,7 +93,7 @@ struct SlotStorage {
     mutating func append(_ slot: ManagedSlot) {
         if let plain = Self.plainValue(of: slot) {
             values.append(plain)
-            others?.append(nil)
+            extras?.others?.append(nil)
         } else {
             appendOther(slot)
         }
@@ -78,7 +103,7 @@ struct SlotStorage {
     private mutating func appendOther(_ slot: ManagedSlot) {
         if others == nil { makeOthers() }
         values.append(.null)
-        others!.append(slot)
+        extras!.others!.append(slot)
     }
 
     /// The number of slots.
@@ -96,10 +121,10 @@ struct SlotStorage {
         set {
             if let stored = Self.plainValue(of: newValue) {
                 values[slot] = stored
-                if others != nil { others![slot] = nil }
+                if let extras, extras.others != nil { extras.others![slot] = nil }
             } else {
                 if others == nil { makeOthers() }
-                others![slot] = newValue
+                extras!.others![slot] = newValue
                 values[slot] = .null
             }
         }
@@ -123,7 +148,7 @@ struct SlotStorage {
         let added = slot + 1 - values.count
         if others == nil { makeOthers(capacity: slot + 1) }
         values.append(contentsOf: repeatElement(.null, count: added))
-        others!.append(contentsOf: repeatElement(.loaded(.unset), count: added))
+        extras!.others!.append(contentsOf: repeatElement(.loaded(.unset), count: added))
     }
 
     /// Starts keeping slots apart, with room for as many as the values have (at least
@@ -133,11 +158,32 @@ struct SlotStorage {
         var made = ContiguousArray<ManagedSlot?>()
         made.reserveCapacity(Swift.max(capacity, values.capacity, values.count + 1))
         made.append(contentsOf: repeatElement(nil, count: values.count))
-        others = made
+        if let extras {
+            extras.others = made
+        } else {
+            extras = ManagedExtras(others: made, tracking: nil)
+        }
     }
 
     /// The first slot that was not fetched.
     var firstUnloaded: Int? {
         others?.firstIndex { if case .unloaded? = $0 { true } else { false } }
+    }
+}
+
+/// What few registered models need besides their values: the slots ``SlotStorage`` keeps
+/// apart and the change tracking. One optional reference for both keeps the backing data of
+/// a model that was only read at 88 bytes (a 96-byte allocation rather than 112).
+final class ManagedExtras {
+    /// `nil`, or one entry per slot: `nil` where the slot is the attribute value in ``SlotStorage/values``.
+    ///
+    /// Unchecked for exclusivity, as the backing data's own fields are.
+    @exclusivity(unchecked) var others: ContiguousArray<ManagedSlot?>?
+    /// The change tracking, made at the model's first change.
+    @exclusivity(unchecked) var tracking: ChangeTracking?
+
+    init(others: ContiguousArray<ManagedSlot?>?, tracking: ChangeTracking?) {
+        self.others = others
+        self.tracking = tracking
     }
 }
