@@ -64,4 +64,33 @@ import Testing
             #expect(map[try Self.id(4)] === models[4])
         }
     }
+
+    /// A class hierarchy's models share one table (their identifiers name the root entity):
+    /// each comes back as its own class, whichever class the table saw first.
+    @Test func modelsOfAHierarchyComeBackAsTheirOwnClasses() throws {
+        let start = Date(timeIntervalSinceReferenceDate: 0)
+        for firstIsSubclass in [false, true] {
+            var map = IdentityMap()
+            var models: [Int64: Journey] = [:]
+            for key in Int64(1)...30 {
+                let model: Journey = switch (key % 3, firstIsSubclass) {
+                case (1, false), (0, true): Journey(name: "\(key)", start: start)
+                case (2, _): LeisureJourney(name: "\(key)", start: start, reason: "sea")
+                default: BusinessJourney(name: "\(key)", start: start)
+                }
+                models[key] = model
+                #expect(map.registerIfAbsent(model, as: try Self.id(key, entity: "Journey")) == nil)
+            }
+            for key in Int64(1)...30 {
+                let found = try #require(map[try Self.id(key, entity: "Journey")])
+                #expect(found === models[key])
+                #expect(type(of: found) == type(of: models[key]!), "key \(key) came back as \(type(of: found))")
+                #expect((found as? LeisureJourney != nil) == (models[key] is LeisureJourney))
+            }
+            var classes: [String: Int] = [:]
+            map.forEachModel(ofEntitiesWhere: { _ in true }) { classes["\(type(of: $0))", default: 0] += 1 }
+            #expect(classes == ["Journey": 10, "LeisureJourney": 10, "BusinessJourney": 10])
+            #expect(type(of: try #require(map.remove(try Self.id(2, entity: "Journey")))) == LeisureJourney.self)
+        }
+    }
 }

@@ -8,7 +8,7 @@
 /// Models with an integer key (every row of the SQLite store) or a temporary one (every
 /// inserted model until it is saved) sit in one table per store, entity and kind of key,
 /// keyed by the integer alone. Keys that are dense, as SQLite's row ids and temporary keys
-/// are, index an array directly: 16 bytes a model and no hashing. A key far beyond the ones
+/// are, index an array directly: 8 bytes a model and no hashing. A key far beyond the ones
 /// held goes to a dictionary instead (24-byte entries, at most three quarters of the buckets
 /// full: 63 bytes a model at 100,000). Other keys (UUID, string) share one dictionary.
 struct IdentityMap {
@@ -16,8 +16,11 @@ struct IdentityMap {
     private struct Group {
         let scope: PersistentIdentifier.Scope
         let isTemporary: Bool
-        /// The models whose key less `base` is a position of this array.
-        var dense: ContiguousArray<(any PersistentModel)?> = []
+        /// The models whose key less `base` is a position of this array, as bare references
+        /// (8 bytes rather than an existential's 16): each comes back as a model through
+        /// ``modelType`` when it is of ``modelClass``, the class of the first one, or through
+        /// a cast otherwise (a subclass in a class hierarchy's table).
+        var dense: ContiguousArray<AnyObject?> = []
         /// The key at `dense`'s first position: the first key the empty table was given, so a
         /// batch of rows far from 1 (an `enumerate`'s later pages) is dense as well.
         var base: Int64 = 0
@@ -25,6 +28,9 @@ struct IdentityMap {
         var denseCount = 0
         /// The models whose key is negative or too far beyond `dense` to grow it.
         var sparse: [Int64: any PersistentModel] = [:]
+        /// The model type of the first model put in `dense`, and its class.
+        private var modelType: (any PersistentModel.Type)?
+        private var modelClass: ObjectIdentifier?
 
         init(scope: PersistentIdentifier.Scope, isTemporary: Bool) {
             self.scope = scope
@@ -33,6 +39,25 @@ struct IdentityMap {
 
         var count: Int { denseCount + sparse.count }
 
+        /// `object`, a model `dense` holds, as a model.
+        private func model(_ object: AnyObject) -> (any PersistentModel)? {
+            if let modelType, ObjectIdentifier(type(of: object)) == modelClass { return Self.model(object, of: modelType) }
+            return object as? any PersistentModel
+        }
+
+        private static func model<M: PersistentModel>(_ object: AnyObject, of type: M.Type) -> any PersistentModel {
+            unsafeDowncast(object, to: M.self)
+        }
+
+        /// `model` as `dense` holds it, noting its type when it is the first.
+        private mutating func reference(_ model: any PersistentModel) -> AnyObject {
+            if modelType == nil {
+                modelType = type(of: model)
+                modelClass = ObjectIdentifier(type(of: model as AnyObject))
+            }
+            return model
+        }
+
         /// `key`'s position in `dense`, which may be past its end; `nil` below `base` or on overflow.
         private func offset(_ key: Int64) -> Int? {
             let (offset, overflow) = key.subtractingReportingOverflow(base)
@@ -40,7 +65,7 @@ struct IdentityMap {
         }
 
         subscript(key: Int64) -> (any PersistentModel)? {
-            if let offset = offset(key), offset < dense.count, let model = dense[offset] { return model }
+            if let offset = offset(key), offset < dense.count, let object = dense[offset] { return model(object) }
             return sparse.isEmpty ? nil : sparse[key]
         }
 
@@ -70,8 +95,8 @@ struct IdentityMap {
         private mutating func moveSparseKeysIntoDense() {
             guard !sparse.isEmpty else { return }
             for moved in sparse.keys {
-                guard let position = offset(moved), position < dense.count else { continue }
-                dense[position] = sparse.removeValue(forKey: moved)
+                guard let position = offset(moved), position < dense.count, let model = sparse.removeValue(forKey: moved) else { continue }
+                dense[position] = reference(model)
                 denseCount += 1
             }
         }
@@ -81,9 +106,12 @@ struct IdentityMap {
         mutating func update(_ model: any PersistentModel, at key: Int64) -> (any PersistentModel)? {
             guard let offset = denseOffset(key) else { return sparse.updateValue(model, forKey: key) }
             let previous = dense[offset]
-            dense[offset] = model
-            if previous == nil { denseCount += 1 }
-            return previous
+            dense[offset] = reference(model)
+            guard let previous else {
+                denseCount += 1
+                return nil
+            }
+            return self.model(previous)
         }
 
         mutating func remove(_ key: Int64) -> (any PersistentModel)? {
@@ -92,17 +120,21 @@ struct IdentityMap {
             }
             dense[offset] = nil
             denseCount -= 1
-            return previous
+            return model(previous)
         }
 
         func forEach(_ body: (any PersistentModel) -> Void) {
-            if denseCount > 0 { for case let model? in dense { body(model) } }
+            if denseCount > 0 {
+                for case let object? in dense {
+                    if let model = model(object) { body(model) }
+                }
+            }
             for model in sparse.values { body(model) }
         }
 
         mutating func filter(_ isIncluded: (any PersistentModel) -> Bool) {
             for index in dense.indices {
-                guard let model = dense[index], !isIncluded(model) else { continue }
+                guard let object = dense[index], let model = model(object), !isIncluded(model) else { continue }
                 dense[index] = nil
                 denseCount -= 1
             }
