@@ -50,7 +50,7 @@ import Glibc
         #expect(card.title == "Lakes" && card.city == "Bern")
         #expect(data.storage.extras == nil, "reading a fetched model made extras")
         card.city = "Thun"
-        #expect(data.storage.tracking?.changedSlots.isEmpty == false)
+        #expect(data.storage.extras?.changedSlots.isEmpty == false)
         try context.save()
         #expect(data.storage.extras == nil, "a save kept the change tracking")
         #expect(card.city == "Thun")

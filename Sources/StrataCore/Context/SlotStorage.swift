@@ -7,8 +7,8 @@
 /// the store sent it: ``PersistentValue/identifier(_:)`` is a to-one fault and
 /// ``PersistentValue/identifiers(_:)`` a to-many one (no attribute holds either kind).
 /// Loaded relationships, transformable values, slots that were not fetched and slots not set
-/// yet live in ``others``, kept in ``ManagedExtras`` with the change tracking, which most
-/// models never allocate.
+/// yet live in ``others``, kept in ``ManagedExtras`` with the change tracking, which a
+/// fetched model that is only read never allocates.
 ///
 /// The extras are an object: a copy of the storage shares them. Storage belongs to one
 /// backing data, which alone changes it; copies are only read.
@@ -23,27 +23,23 @@ struct SlotStorage {
     /// `nil`, or one entry per slot: `nil` where the slot is the attribute value in ``values``.
     var others: ContiguousArray<ManagedSlot?>? { extras?.others }
 
-    /// The change tracking, made at a model's first change; dropping it drops the extras
-    /// when they hold nothing else.
-    var tracking: ChangeTracking? {
-        get { extras?.tracking }
-        set {
-            if let extras {
-                if newValue == nil && extras.others == nil {
-                    self.extras = nil
-                } else {
-                    extras.tracking = newValue
-                }
-            } else if let newValue {
-                extras = ManagedExtras(others: nil, tracking: newValue)
-            }
-        }
+    /// The extras, made when first needed.
+    mutating func extrasMaking() -> ManagedExtras {
+        if let extras { return extras }
+        let made = ManagedExtras(others: nil)
+        extras = made
+        return made
+    }
+
+    /// Drops the extras: the caller checked they hold nothing (no slot kept apart, no change).
+    mutating func dropExtras() {
+        extras = nil
     }
 
     /// Slots taken from a snapshot's aligned values, with `others` for the slots they do not hold.
     init(values: [PersistentValue], others: ContiguousArray<ManagedSlot?>?) {
         self.values = values
-        self.extras = others.map { ManagedExtras(others: $0, tracking: nil) }
+        self.extras = others.map { ManagedExtras(others: $0) }
     }
 
     /// Empty storage with room for `capacity` slots, to be filled with ``append(_:)``.
@@ -158,32 +154,11 @@ struct SlotStorage {
         var made = ContiguousArray<ManagedSlot?>()
         made.reserveCapacity(Swift.max(capacity, values.capacity, values.count + 1))
         made.append(contentsOf: repeatElement(nil, count: values.count))
-        if let extras {
-            extras.others = made
-        } else {
-            extras = ManagedExtras(others: made, tracking: nil)
-        }
+        extrasMaking().others = made
     }
 
     /// The first slot that was not fetched.
     var firstUnloaded: Int? {
         others?.firstIndex { if case .unloaded? = $0 { true } else { false } }
-    }
-}
-
-/// What few registered models need besides their values: the slots ``SlotStorage`` keeps
-/// apart and the change tracking. One optional reference for both keeps the backing data of
-/// a model that was only read at 88 bytes (a 96-byte allocation rather than 112).
-final class ManagedExtras {
-    /// `nil`, or one entry per slot: `nil` where the slot is the attribute value in ``SlotStorage/values``.
-    ///
-    /// Unchecked for exclusivity, as the backing data's own fields are.
-    @exclusivity(unchecked) var others: ContiguousArray<ManagedSlot?>?
-    /// The change tracking, made at the model's first change.
-    @exclusivity(unchecked) var tracking: ChangeTracking?
-
-    init(others: ContiguousArray<ManagedSlot?>?, tracking: ChangeTracking?) {
-        self.others = others
-        self.tracking = tracking
     }
 }
