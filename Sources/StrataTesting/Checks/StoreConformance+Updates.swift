@@ -124,17 +124,8 @@ extension StoreConformance {
     static func partialUpdateWritesListedProperties(_ harness: ConformanceHarness) throws {
         let requests = harness.requests
         guard let store = harness.partialUpdatingStore(try harness.store(for: Author.self)) else { return }
-        let ada = Author(name: "Ada")
-        let grace = Author(name: "Grace")
-        let notes = Book(name: "Notes")
-        let label = Label(name: "Label")
-        var book = newSnapshot(notes)
-        book.set("author", .identifier(ada.persistentModelID))
-        book.set("labels", .identifiers([label.persistentModelID]))
-        var labelSnapshot = newSnapshot(label)
-        labelSnapshot.set("books", .identifiers([notes.persistentModelID]))
-        let remapped = try store.save(requests.saveRequest(
-            inserted: [newSnapshot(ada), newSnapshot(grace), book, labelSnapshot], updated: [], deleted: []))
+        let (ada, grace, notes, label, library) = librarySnapshots()
+        let remapped = try store.save(requests.saveRequest(inserted: library, updated: [], deleted: []))
         let adaID = try #require(remapped[ada.persistentModelID])
         let graceID = try #require(remapped[grace.persistentModelID])
         let bookID = try #require(remapped[notes.persistentModelID])
@@ -199,19 +190,10 @@ extension StoreConformance {
         let requests = harness.requests
         guard let store = try harness.store(for: Author.self, Entry.self) as? any DataStoreStreaming else { return }
         func check<S: DataStoreStreaming>(_ store: S) throws {
-            let ada = Author(name: "Ada")
-            let grace = Author(name: "Grace")
-            let notes = Book(name: "Notes")
-            let label = Label(name: "Label")
-            var book = newSnapshot(notes)
-            book.set("author", .identifier(ada.persistentModelID))
-            book.set("labels", .identifiers([label.persistentModelID]))
-            var labelSnapshot = newSnapshot(label)
-            labelSnapshot.set("books", .identifiers([notes.persistentModelID]))
+            let (ada, grace, _, _, library) = librarySnapshots()
             let entries = (1...3).map { Entry(writer: 1, batch: 1, sequence: $0) }
-            let remapped = try store.save(requests.saveRequest(
-                inserted: [newSnapshot(ada), newSnapshot(grace), book, labelSnapshot] + entries.map(newSnapshot), updated: [], deleted: [])
-            ).remappedIdentifiers
+            let remapped = try store.save(requests.saveRequest(inserted: library + entries.map(newSnapshot), updated: [], deleted: []))
+                .remappedIdentifiers
             let entryIDs = try entries.map { try #require(remapped[$0.persistentModelID]) }
             let authorIDs = try [ada, grace].map { try #require(remapped[$0.persistentModelID]) }
 
@@ -242,6 +224,22 @@ extension StoreConformance {
             }
         }
         try check(store)
+    }
+
+    /// Two authors, a book by the first with one label, and the label, with the snapshots a
+    /// save inserts them with: the book's to-one and many-to-many relationships and the
+    /// label's inverse set.
+    private static func librarySnapshots() -> (ada: Author, grace: Author, notes: Book, label: Label, snapshots: [DefaultSnapshot]) {
+        let ada = Author(name: "Ada")
+        let grace = Author(name: "Grace")
+        let notes = Book(name: "Notes")
+        let label = Label(name: "Label")
+        var book = newSnapshot(notes)
+        book.set("author", .identifier(ada.persistentModelID))
+        book.set("labels", .identifiers([label.persistentModelID]))
+        var labelSnapshot = newSnapshot(label)
+        labelSnapshot.set("books", .identifiers([notes.persistentModelID]))
+        return (ada, grace, notes, label, [newSnapshot(ada), newSnapshot(grace), book, labelSnapshot])
     }
 
     /// The error a check's receiver of streamed snapshots throws to stop the stream.
