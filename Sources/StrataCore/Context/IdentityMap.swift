@@ -18,8 +18,8 @@ struct IdentityMap {
         let isTemporary: Bool
         /// The models whose key less `base` is a position of this array, as bare references
         /// (8 bytes rather than an existential's 16): each comes back as a model through
-        /// ``modelType`` when it is of ``modelClass``, the class of the first one, or through
-        /// a cast otherwise (a subclass in a class hierarchy's table).
+        /// ``modelType`` when it is of that class, the first one's, or through a cast
+        /// otherwise (a subclass in a class hierarchy's table).
         var dense: ContiguousArray<AnyObject?> = []
         /// The key at `dense`'s first position: the first key the empty table was given, so a
         /// batch of rows far from 1 (an `enumerate`'s later pages) is dense as well.
@@ -28,9 +28,8 @@ struct IdentityMap {
         var denseCount = 0
         /// The models whose key is negative or too far beyond `dense` to grow it.
         var sparse: [Int64: any PersistentModel] = [:]
-        /// The model type of the first model put in `dense`, and its class.
+        /// The model type of the first model put in `dense`.
         private var modelType: (any PersistentModel.Type)?
-        private var modelClass: ObjectIdentifier?
 
         init(scope: PersistentIdentifier.Scope, isTemporary: Bool) {
             self.scope = scope
@@ -41,7 +40,7 @@ struct IdentityMap {
 
         /// `object`, a model `dense` holds, as a model.
         private func model(_ object: AnyObject) -> (any PersistentModel)? {
-            if let modelType, ObjectIdentifier(type(of: object)) == modelClass { return Self.model(object, of: modelType) }
+            if let modelType, ObjectIdentifier(type(of: object)) == ObjectIdentifier(modelType) { return Self.model(object, of: modelType) }
             return object as? any PersistentModel
         }
 
@@ -51,10 +50,7 @@ struct IdentityMap {
 
         /// `model` as `dense` holds it, noting its type when it is the first.
         private mutating func reference(_ model: any PersistentModel) -> AnyObject {
-            if modelType == nil {
-                modelType = type(of: model)
-                modelClass = ObjectIdentifier(type(of: model as AnyObject))
-            }
+            if modelType == nil { modelType = type(of: model) }
             return model
         }
 

@@ -154,7 +154,7 @@ extension ModelContext {
     func materialize<T: PersistentModel>(
         _ snapshots: inout [DefaultSnapshot], partial: Bool, unregistered: Bool = false, as type: T.Type
     ) throws -> [T] {
-        var run = MaterializingRun<T>(partial: partial, fresh: unregistered || (registered.isEmpty && knownSnapshots.isEmpty))
+        var run = startMaterializing(partial: partial, unregistered: unregistered, as: T.self)
         run.models.reserveCapacity(snapshots.count)
         if let first = snapshots.first { registered.reserveCapacity(adding: snapshots.count, like: first.persistentIdentifier) }
         for index in snapshots.indices {
@@ -164,10 +164,12 @@ extension ModelContext {
         return run.models
     }
 
-    /// Starts registering fetched snapshots one at a time with ``materialize(_:in:)``, as a
-    /// store that streams them hands them over.
-    func startMaterializing<T: PersistentModel>(partial: Bool, as type: T.Type) -> MaterializingRun<T> {
-        MaterializingRun(partial: partial, fresh: registered.isEmpty && knownSnapshots.isEmpty)
+    /// Starts registering fetched snapshots one at a time with ``materialize(_:in:)``, as
+    /// ``materialize(_:partial:unregistered:as:)`` does and a store that streams them hands them over.
+    ///
+    /// - Parameter unregistered: As for ``materialize(_:partial:unregistered:as:)``.
+    func startMaterializing<T: PersistentModel>(partial: Bool, unregistered: Bool = false, as type: T.Type) -> MaterializingRun<T> {
+        MaterializingRun(partial: partial, fresh: unregistered || (registered.isEmpty && knownSnapshots.isEmpty))
     }
 
     /// Registers the model of one fetched snapshot (see ``materialize(_:partial:unregistered:as:)``)

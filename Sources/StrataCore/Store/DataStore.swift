@@ -196,7 +196,8 @@ public protocol DataStoreStreaming: DataStore where Snapshot == DefaultSnapshot 
     /// would return them, and returns the related snapshots that fetch would return.
     ///
     /// `body` runs while the store reads, and does not call the store. When it throws, the
-    /// store stops reading and rethrows its error.
+    /// store stops reading and rethrows its error. A refusal (``DataStoreError/preferInMemoryFilter``,
+    /// ``DataStoreError/preferInMemorySort``) comes before the first snapshot.
     ///
     /// - Throws: As ``DataStore/fetch(_:)``, or the error `body` threw.
     func fetch<T: PersistentModel>(
