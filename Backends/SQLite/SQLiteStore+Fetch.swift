@@ -148,7 +148,7 @@ extension SQLiteStore {
 
     private func deleteRows<T: PersistentModel>(
         _ request: DataStoreBatchDeleteRequest<T>, of table: SQLiteSchemaMapping.Table, listing: Bool
-    ) throws -> [Int64] {
+    ) throws -> SaveWriter.DeletedKeys {
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         let filter = try request.filter
         var writer = SaveWriter(store: self)

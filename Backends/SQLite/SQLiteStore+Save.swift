@@ -306,6 +306,26 @@ struct SaveWriter {
         guard connection.changes > 0 else { throw missingModel(listed.snapshot.persistentIdentifier) }
     }
 
+    /// The keys of the rows a delete removed: every key of a range when they ran without a
+    /// gap (no array of them is made), or the keys read one by one.
+    enum DeletedKeys {
+        /// Every key from the lowest to the highest.
+        case range(ClosedRange<Int64>)
+        /// These keys, in the order they were read or listed.
+        case list([Int64])
+
+        /// No key.
+        static let none = DeletedKeys.list([])
+
+        /// `transform` applied to each key, in the order the keys were listed.
+        func map<T>(_ transform: (Int64) throws -> T) rethrows -> [T] {
+            switch self {
+            case .range(let keys): try keys.map(transform)
+            case .list(let keys): try keys.map(transform)
+            }
+        }
+    }
+
     /// Which rows of a table a delete removes.
     enum DeletedRows {
         /// The rows a filter selects; every row for `nil`.
@@ -330,7 +350,7 @@ struct SaveWriter {
     @discardableResult
     mutating func deleteRows(
         of table: SQLiteSchemaMapping.Table, _ rows: DeletedRows, listing: Bool = false, on connection: SQLiteConnection
-    ) throws -> [Int64] {
+    ) throws -> DeletedKeys {
         let preserved = recordsHistory ? store.preservedColumns[table.entityName] ?? [] : []
         let external = store.externalStorage == nil ? [] : table.columns.filter(\.externalStorage)
         let columns = ([SQLiteSchemaMapping.primaryKey] + (preserved + external).map(\.name)).map(store.qualified)
@@ -346,7 +366,7 @@ struct SaveWriter {
             delete = try store.compiler.delete(entity: table.entityName, filter: filter)
             listed = nil
         case .keys(let keys):
-            guard !keys.isEmpty else { return [] }
+            guard !keys.isEmpty else { return .none }
             selection = store.compiler.keys(keys)
             select = try store.compiler.select(entity: table.entityName, columns: columns, within: selection)
             delete = try store.compiler.delete(entity: table.entityName, within: selection)
@@ -355,10 +375,11 @@ struct SaveWriter {
         if case .matching(nil) = rows, recordsHistory || listing, preserved.isEmpty, external.isEmpty,
             let keys = try gaplessKeys(of: table, on: connection)
         {
-            deleted = keys
             if recordsHistory {
-                for key in deleted { history.delete(table.entityName, key: key, tombstone: [:]) }
+                for key in keys { history.delete(table.entityName, key: key, tombstone: [:]) }
             }
+            try remove(table, selection: selection, delete: delete, on: connection)
+            return .range(keys)
         } else if recordsHistory || listing || !external.isEmpty || listed != nil {
             let statement = try connection.prepare(select.sql)
             try statement.bind(select.bindings)
@@ -390,6 +411,14 @@ struct SaveWriter {
                 deleted = listed
             }
         }
+        try remove(table, selection: selection, delete: delete, on: connection)
+        return .list(deleted)
+    }
+
+    /// Clears the join rows of the rows `selection` selects, then runs `delete`.
+    private func remove(
+        _ table: SQLiteSchemaMapping.Table, selection: SQLiteQuery, delete: SQLiteQuery, on connection: SQLiteConnection
+    ) throws {
         for property in table.properties {
             guard case .joinTable(let name, let owner, _, _) = property, let join = store.statements.joinSide(name, owner: owner) else { continue }
             let query = SQLiteQuery(sql: join.clearOwners + "(") + selection + ")"
@@ -400,23 +429,22 @@ struct SaveWriter {
         let statement = try connection.prepare(delete.sql)
         try statement.bind(delete.bindings)
         try statement.run()
-        return deleted
     }
 
     /// The keys of every row of `table` when they run without a gap, `nil` when they do
-    /// not: the lowest and highest key (each one step down the b-tree) and the row count
-    /// (SQLite counts the cells of each page of the smallest index, without reading rows).
-    private func gaplessKeys(of table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> [Int64]? {
+    /// not or there is no row: the lowest and highest key (each one step down the b-tree)
+    /// and the row count (SQLite counts the cells of each page of the smallest index,
+    /// without reading rows).
+    private func gaplessKeys(of table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> ClosedRange<Int64>? {
         guard let sql = store.statements.table(table.entityName)?.keyBounds else { return nil }
         let statement = try connection.cached(sql)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         let count = statement.int64(2)
-        guard count > 0 else { return [] }
         let lowest = statement.int64(0)
         let highest = statement.int64(1)
-        guard highest >= lowest, highest.subtractingReportingOverflow(lowest) == (count - 1, false) else { return nil }
-        return Array(lowest...highest)
+        guard count > 0, highest >= lowest, highest.subtractingReportingOverflow(lowest) == (count - 1, false) else { return nil }
+        return lowest...highest
     }
 
     /// The values of `columns`, read from the current row of `statement` starting at column `first`.
