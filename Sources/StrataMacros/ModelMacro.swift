@@ -77,11 +77,19 @@ extension ModelMacro: MemberMacro {
         let typeMember = isFinal ? "static" : "class"
         var members: [DeclSyntax] = [
             """
-            private var _$backingData: any StrataCore.BackingData<\(raw: model)> = \(raw: model).createBackingData()
+            private var _$backingData: (any StrataCore.BackingData<\(raw: model)>)? = nil
+            """,
+            """
+            private var _$madeBackingData: any StrataCore.BackingData<\(raw: model)> {
+                if let backingData = _$backingData { return backingData }
+                let made: any StrataCore.BackingData<\(raw: model)> = \(raw: model).createBackingData()
+                _$backingData = made
+                return made
+            }
             """,
             """
             \(raw: access.overridable)var persistentBackingData: any StrataCore.BackingData<\(raw: model)> {
-                get { _$backingData }
+                get { _$madeBackingData }
                 set { _$backingData = newValue }
             }
             """,

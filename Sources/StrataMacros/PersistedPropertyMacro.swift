@@ -22,15 +22,19 @@ extension PersistedPropertyMacro: AccessorMacro {
         // In a subclass of a model, slots follow the superclass's; initial values wait in
         // `_$pendingValues` (the backing data is the superclass's, not yet set up), and the
         // accessors go through `persistentBackingData`, which adopts what waits.
+        // Otherwise the backing data is made at its first use (`_backingData(making:)`),
+        // so that a model given one by `init(backingData:)` never makes a detached one.
         var slotExpression = slot
         var initialStorage = "_$backingData"
-        var initialWrite = "_$backingData"
-        var backingData = "self._$backingData"
+        var initialMaking = "StrataCore._makeBackingData(ifNeededIn: &_$backingData)\n"
+        var initialWrite = "_$backingData!"
+        var backingData = "self._$madeBackingData"
         if let subclass = node.argumentList.first(where: { $0.label?.text == "subclass" })?.expression.trimmedDescription {
             let model = subclass.hasSuffix(".self") ? String(subclass.dropLast(5)) : subclass
             slotExpression = "\(model)._$slotBase + \(slot)"
             initialStorage = "_$pendingValues"
             initialWrite = "_$pendingValues!"  // set until the backing data exists; `?.` defeats definite initialization
+            initialMaking = ""
             backingData = "self.persistentBackingData"
         }
         let transformable = isTransformable(variable)
@@ -43,7 +47,7 @@ extension PersistedPropertyMacro: AccessorMacro {
             """
             @storageRestrictions(accesses: \(raw: initialStorage), initializes: \(raw: storage))
             init(initialValue) {
-                StrataCore.\(raw: set)(initialValue, at: \(raw: slotExpression), in: \(raw: initialWrite))
+                \(raw: initialMaking)StrataCore.\(raw: set)(initialValue, at: \(raw: slotExpression), in: \(raw: initialWrite))
                 \(raw: storage) = StrataCore._PersistedPropertyToken()
             }
             """,

@@ -27,16 +27,17 @@ struct IndexMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -45,16 +46,17 @@ struct IndexMacroTests {
                 var startDate: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _startDate)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _startDate = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.startDate)
-                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Date.self)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: Date.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -62,11 +64,20 @@ struct IndexMacroTests {
                 private var _startDate: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Trip> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Trip> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue

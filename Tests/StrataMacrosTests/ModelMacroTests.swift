@@ -26,16 +26,17 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -43,11 +44,20 @@ struct ModelMacroTests {
                 private var _name: StrataCore._PersistedPropertyToken
                 init(name: String) { self.name = name }
 
-                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Trip> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Trip> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -116,16 +126,17 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -134,16 +145,17 @@ struct ModelMacroTests {
                 var startDate: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _startDate)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _startDate = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.startDate)
-                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Date.self)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: Date.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -152,16 +164,17 @@ struct ModelMacroTests {
                 var livingAccommodation: LivingAccommodation? {
                     @storageRestrictions(accesses: _$backingData, initializes: _livingAccommodation)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _livingAccommodation = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.livingAccommodation)
-                        return StrataCore._getValue(at: 2, in: self._$backingData, as: LivingAccommodation?.self)
+                        return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: LivingAccommodation?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.livingAccommodation) {
-                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -170,16 +183,17 @@ struct ModelMacroTests {
                 var tags: [String: Int] {
                     @storageRestrictions(accesses: _$backingData, initializes: _tags)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 3, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 3, in: _$backingData!)
                         _tags = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.tags)
-                        return StrataCore._getValue(at: 3, in: self._$backingData, as: [String: Int].self)
+                        return StrataCore._getValue(at: 3, in: self._$madeBackingData, as: [String: Int].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.tags) {
-                            StrataCore._setValue(newValue, at: 3, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 3, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -196,11 +210,20 @@ struct ModelMacroTests {
                 private var _legacy: StrataCore._PersistedPropertyToken
                 init(name: String) { self.name = name }
 
-                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Trip> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Trip> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -265,16 +288,17 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -283,16 +307,17 @@ struct ModelMacroTests {
                 var startDate: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _startDate)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _startDate = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.startDate)
-                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Date.self)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: Date.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -301,16 +326,17 @@ struct ModelMacroTests {
                 var bucketList: [BucketListItem] {
                     @storageRestrictions(accesses: _$backingData, initializes: _bucketList)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _bucketList = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.bucketList)
-                        return StrataCore._getValue(at: 2, in: self._$backingData, as: [BucketListItem].self)
+                        return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: [BucketListItem].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.bucketList) {
-                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -319,16 +345,17 @@ struct ModelMacroTests {
                 var livingAccommodation: LivingAccommodation? {
                     @storageRestrictions(accesses: _$backingData, initializes: _livingAccommodation)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 3, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 3, in: _$backingData!)
                         _livingAccommodation = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.livingAccommodation)
-                        return StrataCore._getValue(at: 3, in: self._$backingData, as: LivingAccommodation?.self)
+                        return StrataCore._getValue(at: 3, in: self._$madeBackingData, as: LivingAccommodation?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.livingAccommodation) {
-                            StrataCore._setValue(newValue, at: 3, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 3, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -339,11 +366,20 @@ struct ModelMacroTests {
                 static var shared = 0
                 init(name: String) { self.name = name }
 
-                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Trip> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 public var persistentBackingData: any StrataCore.BackingData<Trip> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -417,16 +453,17 @@ struct ModelMacroTests {
                 var code: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _code)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _code = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.code)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.code) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -435,16 +472,17 @@ struct ModelMacroTests {
                 var photo: Data? {
                     @storageRestrictions(accesses: _$backingData, initializes: _photo)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _photo = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.photo)
-                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Data?.self)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: Data?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.photo) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -453,16 +491,17 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return StrataCore._getValue(at: 2, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -471,16 +510,17 @@ struct ModelMacroTests {
                 var isSelected: Bool {
                     @storageRestrictions(accesses: _$backingData, initializes: _isSelected)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 3, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 3, in: _$backingData!)
                         _isSelected = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.isSelected)
-                        return StrataCore._getValue(at: 3, in: self._$backingData, as: Bool.self)
+                        return StrataCore._getValue(at: 3, in: self._$madeBackingData, as: Bool.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.isSelected) {
-                            StrataCore._setValue(newValue, at: 3, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 3, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -489,16 +529,17 @@ struct ModelMacroTests {
                 var summary: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _summary)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 4, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 4, in: _$backingData!)
                         _summary = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.summary)
-                        return StrataCore._getValue(at: 4, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 4, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.summary) {
-                            StrataCore._setValue(newValue, at: 4, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 4, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -507,16 +548,17 @@ struct ModelMacroTests {
                 var secret: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _secret)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 5, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 5, in: _$backingData!)
                         _secret = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.secret)
-                        return StrataCore._getValue(at: 5, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 5, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.secret) {
-                            StrataCore._setValue(newValue, at: 5, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 5, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -525,16 +567,17 @@ struct ModelMacroTests {
                 var color: Color {
                     @storageRestrictions(accesses: _$backingData, initializes: _color)
                     init(initialValue) {
-                        StrataCore._setTransformableValue(initialValue, at: 6, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setTransformableValue(initialValue, at: 6, in: _$backingData!)
                         _color = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.color)
-                        return StrataCore._getTransformableValue(at: 6, in: self._$backingData, as: Color.self)
+                        return StrataCore._getTransformableValue(at: 6, in: self._$madeBackingData, as: Color.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.color) {
-                            StrataCore._setTransformableValue(newValue, at: 6, in: self._$backingData)
+                            StrataCore._setTransformableValue(newValue, at: 6, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -543,16 +586,17 @@ struct ModelMacroTests {
                 var palette: [Int] {
                     @storageRestrictions(accesses: _$backingData, initializes: _palette)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 7, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 7, in: _$backingData!)
                         _palette = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.palette)
-                        return StrataCore._getValue(at: 7, in: self._$backingData, as: [Int].self)
+                        return StrataCore._getValue(at: 7, in: self._$madeBackingData, as: [Int].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.palette) {
-                            StrataCore._setValue(newValue, at: 7, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 7, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -561,16 +605,17 @@ struct ModelMacroTests {
                 var label: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _label)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 8, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 8, in: _$backingData!)
                         _label = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.label)
-                        return StrataCore._getValue(at: 8, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 8, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.label) {
-                            StrataCore._setValue(newValue, at: 8, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 8, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -579,16 +624,17 @@ struct ModelMacroTests {
                 var legacyCode: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _legacyCode)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 9, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 9, in: _$backingData!)
                         _legacyCode = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.legacyCode)
-                        return StrataCore._getValue(at: 9, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 9, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.legacyCode) {
-                            StrataCore._setValue(newValue, at: 9, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 9, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -597,16 +643,17 @@ struct ModelMacroTests {
                 var hue: Double {
                     @storageRestrictions(accesses: _$backingData, initializes: _hue)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 10, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 10, in: _$backingData!)
                         _hue = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.hue)
-                        return StrataCore._getValue(at: 10, in: self._$backingData, as: Double.self)
+                        return StrataCore._getValue(at: 10, in: self._$madeBackingData, as: Double.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.hue) {
-                            StrataCore._setValue(newValue, at: 10, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 10, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -614,11 +661,20 @@ struct ModelMacroTests {
                 private var _hue: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: any StrataCore.BackingData<Swatch> = Swatch.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Swatch>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Swatch> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Swatch> = Swatch.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Swatch> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -694,16 +750,17 @@ struct ModelMacroTests {
                 var accommodation: LivingAccommodation? {
                     @storageRestrictions(accesses: _$backingData, initializes: _accommodation)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _accommodation = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.accommodation)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: LivingAccommodation?.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: LivingAccommodation?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.accommodation) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -712,16 +769,17 @@ struct ModelMacroTests {
                 var owner: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _owner)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _owner = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.owner)
-                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Person?.self)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: Person?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.owner) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -730,16 +788,17 @@ struct ModelMacroTests {
                 var bucketList: [BucketListItem] {
                     @storageRestrictions(accesses: _$backingData, initializes: _bucketList)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _bucketList = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.bucketList)
-                        return StrataCore._getValue(at: 2, in: self._$backingData, as: [BucketListItem].self)
+                        return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: [BucketListItem].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.bucketList) {
-                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -748,16 +807,17 @@ struct ModelMacroTests {
                 var stops: [Stop]? {
                     @storageRestrictions(accesses: _$backingData, initializes: _stops)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 3, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 3, in: _$backingData!)
                         _stops = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.stops)
-                        return StrataCore._getValue(at: 3, in: self._$backingData, as: [Stop]?.self)
+                        return StrataCore._getValue(at: 3, in: self._$madeBackingData, as: [Stop]?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.stops) {
-                            StrataCore._setValue(newValue, at: 3, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 3, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -766,16 +826,17 @@ struct ModelMacroTests {
                 var companions: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _companions)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 4, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 4, in: _$backingData!)
                         _companions = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.companions)
-                        return StrataCore._getValue(at: 4, in: self._$backingData, as: [Person].self)
+                        return StrataCore._getValue(at: 4, in: self._$madeBackingData, as: [Person].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.companions) {
-                            StrataCore._setValue(newValue, at: 4, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 4, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -784,16 +845,17 @@ struct ModelMacroTests {
                 var guide: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _guide)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 5, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 5, in: _$backingData!)
                         _guide = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.guide)
-                        return StrataCore._getValue(at: 5, in: self._$backingData, as: Person?.self)
+                        return StrataCore._getValue(at: 5, in: self._$madeBackingData, as: Person?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.guide) {
-                            StrataCore._setValue(newValue, at: 5, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 5, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -801,11 +863,20 @@ struct ModelMacroTests {
                 private var _guide: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Trip> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Trip> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -873,16 +944,17 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -891,16 +963,17 @@ struct ModelMacroTests {
                 var latitude: Double {
                     @storageRestrictions(accesses: _$backingData, initializes: _latitude)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _latitude = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.latitude)
-                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Double.self)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: Double.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.latitude) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -909,16 +982,17 @@ struct ModelMacroTests {
                 var longitude: Double {
                     @storageRestrictions(accesses: _$backingData, initializes: _longitude)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _longitude = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.longitude)
-                        return StrataCore._getValue(at: 2, in: self._$backingData, as: Double.self)
+                        return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: Double.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.longitude) {
-                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -930,11 +1004,20 @@ struct ModelMacroTests {
                     self.longitude = longitude
                 }
 
-                private var _$backingData: any StrataCore.BackingData<Place> = Place.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Place>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Place> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Place> = Place.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Place> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -998,16 +1081,17 @@ struct ModelMacroTests {
                 var email: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _email)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _email = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.email)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -1016,16 +1100,17 @@ struct ModelMacroTests {
                 var firstName: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _firstName)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _firstName = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.firstName)
-                        return StrataCore._getValue(at: 1, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.firstName) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -1034,16 +1119,17 @@ struct ModelMacroTests {
                 var lastName: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _lastName)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _lastName = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.lastName)
-                        return StrataCore._getValue(at: 2, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.lastName) {
-                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -1051,11 +1137,20 @@ struct ModelMacroTests {
                 private var _lastName: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: any StrataCore.BackingData<Person> = Person.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Person>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Person> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Person> = Person.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Person> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -1235,16 +1330,17 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -1252,11 +1348,20 @@ struct ModelMacroTests {
                 private var _name: StrataCore._PersistedPropertyToken
                 init(name: String) { self.name = name }
 
-                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Trip> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Trip> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -1307,16 +1412,17 @@ struct ModelMacroTests {
                 var wheels: Int {
                     @storageRestrictions(accesses: _$backingData, initializes: _wheels)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _wheels = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.wheels)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: Int.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: Int.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.wheels) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -1324,11 +1430,20 @@ struct ModelMacroTests {
                 private var _wheels: StrataCore._PersistedPropertyToken
                 public init() {}
 
-                private var _$backingData: any StrataCore.BackingData<Vehicle> = Vehicle.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Vehicle>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Vehicle> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Vehicle> = Vehicle.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 open var persistentBackingData: any StrataCore.BackingData<Vehicle> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -1387,16 +1502,17 @@ struct ModelMacroTests {
                 var wheels: Int {
                     @storageRestrictions(accesses: _$backingData, initializes: _wheels)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _wheels = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.wheels)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: Int.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: Int.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.wheels) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -1404,11 +1520,20 @@ struct ModelMacroTests {
                 private var _wheels: StrataCore._PersistedPropertyToken
                 init(wheels: Int) { self.wheels = wheels }
 
-                private var _$backingData: any StrataCore.BackingData<Vehicle> = Vehicle.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Vehicle>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Vehicle> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Vehicle> = Vehicle.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Vehicle> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -1471,16 +1596,17 @@ struct ModelMacroTests {
                     var name: String {
                         @storageRestrictions(accesses: _$backingData, initializes: _name)
                         init(initialValue) {
-                            StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                            StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                            StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                             _name = StrataCore._PersistedPropertyToken()
                         }
                         get {
                             _$observationRegistrar.access(self, keyPath: \.name)
-                            return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                            return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                         }
                         set {
                             _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                                StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                                StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                             }
                         }
                     }
@@ -1488,11 +1614,20 @@ struct ModelMacroTests {
                     private var _name: StrataCore._PersistedPropertyToken
                     init(name: String) { self.name = name }
 
-                    private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                    private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+
+                    private var _$madeBackingData: any StrataCore.BackingData<Trip> {
+                        if let backingData = _$backingData {
+                            return backingData
+                        }
+                        let made: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                        _$backingData = made
+                        return made
+                    }
 
                     var persistentBackingData: any StrataCore.BackingData<Trip> {
                         get {
-                            _$backingData
+                            _$madeBackingData
                         }
                         set {
                             _$backingData = newValue
@@ -1548,11 +1683,20 @@ struct ModelMacroTests {
             final class Marker {
                 init() {}
 
-                private var _$backingData: any StrataCore.BackingData<Marker> = Marker.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Marker>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Marker> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Marker> = Marker.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Marker> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -1616,27 +1760,37 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _name: StrataCore._PersistedPropertyToken
 
-                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Trip> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Trip> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -1777,16 +1931,17 @@ struct ModelMacroTests {
                 var count {
                     @storageRestrictions(accesses: _$backingData, initializes: _count)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _count = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.count)
-                        return StrataCore._getValue(at: 0, in: self._$backingData)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.count) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -1795,16 +1950,17 @@ struct ModelMacroTests {
                 var title {
                     @storageRestrictions(accesses: _$backingData, initializes: _title)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _title = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.title)
-                        return StrataCore._getValue(at: 1, in: self._$backingData)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -1813,16 +1969,17 @@ struct ModelMacroTests {
                 var created {
                     @storageRestrictions(accesses: _$backingData, initializes: _created)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _created = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.created)
-                        return StrataCore._getValue(at: 2, in: self._$backingData)
+                        return StrataCore._getValue(at: 2, in: self._$madeBackingData)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.created) {
-                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -1831,16 +1988,17 @@ struct ModelMacroTests {
                 var tags {
                     @storageRestrictions(accesses: _$backingData, initializes: _tags)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 3, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 3, in: _$backingData!)
                         _tags = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.tags)
-                        return StrataCore._getValue(at: 3, in: self._$backingData)
+                        return StrataCore._getValue(at: 3, in: self._$madeBackingData)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.tags) {
-                            StrataCore._setValue(newValue, at: 3, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 3, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -1849,16 +2007,17 @@ struct ModelMacroTests {
                 var categories {
                     @storageRestrictions(accesses: _$backingData, initializes: _categories)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 4, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 4, in: _$backingData!)
                         _categories = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.categories)
-                        return StrataCore._getValue(at: 4, in: self._$backingData)
+                        return StrataCore._getValue(at: 4, in: self._$madeBackingData)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.categories) {
-                            StrataCore._setValue(newValue, at: 4, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 4, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -1866,11 +2025,20 @@ struct ModelMacroTests {
                 private var _categories: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: any StrataCore.BackingData<Counter> = Counter.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Counter>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Counter> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Counter> = Counter.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Counter> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -1959,16 +2127,17 @@ struct ModelMacroTests {
                     var name: String {
                         @storageRestrictions(accesses: _$backingData, initializes: _name)
                         init(initialValue) {
-                            StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                            StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                            StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                             _name = StrataCore._PersistedPropertyToken()
                         }
                         get {
                             _$observationRegistrar.access(self, keyPath: \.name)
-                            return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                            return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                         }
                         set {
                             _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                                StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                                StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                             }
                         }
                     }
@@ -1976,11 +2145,20 @@ struct ModelMacroTests {
                     private var _name: StrataCore._PersistedPropertyToken
                     init(name: String) { self.name = name }
 
-                    private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                    private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+
+                    private var _$madeBackingData: any StrataCore.BackingData<Trip> {
+                        if let backingData = _$backingData {
+                            return backingData
+                        }
+                        let made: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                        _$backingData = made
+                        return made
+                    }
 
                     var persistentBackingData: any StrataCore.BackingData<Trip> {
                         get {
-                            _$backingData
+                            _$madeBackingData
                         }
                         set {
                             _$backingData = newValue
@@ -2036,11 +2214,20 @@ struct ModelMacroTests {
             final class Marker {
                 init() {}
 
-                private var _$backingData: any StrataCore.BackingData<Marker> = Marker.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Marker>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Marker> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Marker> = Marker.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Marker> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -2113,16 +2300,17 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -2131,11 +2319,20 @@ struct ModelMacroTests {
                 static let shared = 1
                 init(name: String) { self.name = name }
 
-                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Trip> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Trip> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -2243,16 +2440,17 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -2261,16 +2459,17 @@ struct ModelMacroTests {
                 private var code: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _code)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _code = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.code)
-                        return StrataCore._getValue(at: 1, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.code) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -2278,11 +2477,20 @@ struct ModelMacroTests {
                 private var _code: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Trip> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Trip> = Trip.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Trip> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -2499,16 +2707,17 @@ struct ModelMacroTests {
                 var followers: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _followers)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _followers = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.followers)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: [Person].self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: [Person].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.followers) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -2517,16 +2726,17 @@ struct ModelMacroTests {
                 var following: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _following)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _following = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.following)
-                        return StrataCore._getValue(at: 1, in: self._$backingData, as: [Person].self)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: [Person].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.following) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -2534,11 +2744,20 @@ struct ModelMacroTests {
                 private var _following: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: any StrataCore.BackingData<Person> = Person.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Person>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Person> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Person> = Person.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Person> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -2613,16 +2832,17 @@ struct ModelMacroTests {
                 var parent: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _parent)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _parent = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.parent)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: Person?.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: Person?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.parent) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -2631,16 +2851,17 @@ struct ModelMacroTests {
                 var child: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _child)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _child = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.child)
-                        return StrataCore._getValue(at: 1, in: self._$backingData, as: Person?.self)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: Person?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.child) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -2648,11 +2869,20 @@ struct ModelMacroTests {
                 private var _child: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: any StrataCore.BackingData<Person> = Person.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Person>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Person> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Person> = Person.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Person> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue
@@ -2706,16 +2936,17 @@ struct ModelMacroTests {
                 var followers: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _followers)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _followers = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.followers)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: [Person].self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: [Person].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.followers) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -2724,16 +2955,17 @@ struct ModelMacroTests {
                 var following: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _following)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _following = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.following)
-                        return StrataCore._getValue(at: 1, in: self._$backingData, as: [Person].self)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: [Person].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.following) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -2741,11 +2973,20 @@ struct ModelMacroTests {
                 private var _following: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: any StrataCore.BackingData<Person> = Person.createBackingData()
+                private var _$backingData: (any StrataCore.BackingData<Person>)? = nil
+
+                private var _$madeBackingData: any StrataCore.BackingData<Person> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Person> = Person.createBackingData()
+                    _$backingData = made
+                    return made
+                }
 
                 var persistentBackingData: any StrataCore.BackingData<Person> {
                     get {
-                        _$backingData
+                        _$madeBackingData
                     }
                     set {
                         _$backingData = newValue

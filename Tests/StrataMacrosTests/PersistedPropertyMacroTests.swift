@@ -24,16 +24,17 @@ struct PersistedPropertyMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: String.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -62,16 +63,17 @@ struct PersistedPropertyMacroTests {
                 var note: String? {
                     @storageRestrictions(accesses: _$backingData, initializes: _note)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _note = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.note)
-                        return StrataCore._getValue(at: 1, in: self._$backingData, as: String?.self)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: String?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.note) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -80,16 +82,17 @@ struct PersistedPropertyMacroTests {
                 var counts: [String: Int] {
                     @storageRestrictions(accesses: _$backingData, initializes: _counts)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _counts = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.counts)
-                        return StrataCore._getValue(at: 2, in: self._$backingData, as: [String: Int].self)
+                        return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: [String: Int].self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.counts) {
-                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -98,16 +101,17 @@ struct PersistedPropertyMacroTests {
                 var items: [BucketListItem]? {
                     @storageRestrictions(accesses: _$backingData, initializes: _items)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 3, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 3, in: _$backingData!)
                         _items = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.items)
-                        return StrataCore._getValue(at: 3, in: self._$backingData, as: [BucketListItem]?.self)
+                        return StrataCore._getValue(at: 3, in: self._$madeBackingData, as: [BucketListItem]?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.items) {
-                            StrataCore._setValue(newValue, at: 3, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 3, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -136,16 +140,17 @@ struct PersistedPropertyMacroTests {
                 var shape: any Shape {
                     @storageRestrictions(accesses: _$backingData, initializes: _shape)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _shape = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.shape)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: (any Shape).self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: (any Shape).self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.shape) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -154,16 +159,17 @@ struct PersistedPropertyMacroTests {
                 var legacy: String! {
                     @storageRestrictions(accesses: _$backingData, initializes: _legacy)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 1, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _legacy = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.legacy)
-                        return StrataCore._getValue(at: 1, in: self._$backingData, as: String?.self)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: String?.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.legacy) {
-                            StrataCore._setValue(newValue, at: 1, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -172,16 +178,17 @@ struct PersistedPropertyMacroTests {
                 var handler: () -> Void {
                     @storageRestrictions(accesses: _$backingData, initializes: _handler)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 2, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _handler = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.handler)
-                        return StrataCore._getValue(at: 2, in: self._$backingData, as: (() -> Void).self)
+                        return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: (() -> Void).self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.handler) {
-                            StrataCore._setValue(newValue, at: 2, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -206,16 +213,17 @@ struct PersistedPropertyMacroTests {
                 var color: Color {
                     @storageRestrictions(accesses: _$backingData, initializes: _color)
                     init(initialValue) {
-                        StrataCore._setTransformableValue(initialValue, at: 4, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setTransformableValue(initialValue, at: 4, in: _$backingData!)
                         _color = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.color)
-                        return StrataCore._getTransformableValue(at: 4, in: self._$backingData, as: Color.self)
+                        return StrataCore._getTransformableValue(at: 4, in: self._$madeBackingData, as: Color.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.color) {
-                            StrataCore._setTransformableValue(newValue, at: 4, in: self._$backingData)
+                            StrataCore._setTransformableValue(newValue, at: 4, in: self._$madeBackingData)
                         }
                     }
                 }
@@ -240,16 +248,17 @@ struct PersistedPropertyMacroTests {
                 var `default`: Bool {
                     @storageRestrictions(accesses: _$backingData, initializes: _default)
                     init(initialValue) {
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _default = StrataCore._PersistedPropertyToken()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.`default`)
-                        return StrataCore._getValue(at: 0, in: self._$backingData, as: Bool.self)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: Bool.self)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.`default`) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$backingData)
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }

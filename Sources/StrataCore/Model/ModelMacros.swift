@@ -20,7 +20,7 @@ import Observation
 /// ```
 @attached(
     member,
-    names: named(_$backingData), named(persistentBackingData), named(schemaMetadata),
+    names: named(_$backingData), named(_$madeBackingData), named(persistentBackingData), named(schemaMetadata),
     named(init), named(_$observationRegistrar), named(access), named(withMutation), named(_notifyObservers),
     named(_schemaAnnotations), named(_$slotBase), named(_$pendingValues), named(_$schemaMetadata)
 )
@@ -39,7 +39,7 @@ public macro Model() = #externalMacro(module: "StrataMacros", type: "ModelMacro"
 /// SwiftData has no entity renames; this is Strata's own (see "Differences from SwiftData").
 @attached(
     member,
-    names: named(_$backingData), named(persistentBackingData), named(schemaMetadata),
+    names: named(_$backingData), named(_$madeBackingData), named(persistentBackingData), named(schemaMetadata),
     named(init), named(_$observationRegistrar), named(access), named(withMutation), named(_notifyObservers),
     named(_schemaAnnotations), named(_$slotBase), named(_$pendingValues), named(_$schemaMetadata)
 )
