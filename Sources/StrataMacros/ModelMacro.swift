@@ -142,11 +142,14 @@ extension ModelMacro: MemberMacro {
             private static let _$slotBase = \(raw: superclass).schemaMetadata.count
             """,
             """
-            private var _$pendingValues: (any StrataCore.BackingData<\(raw: root)>)? = StrataCore._pendingBackingData(for: \(raw: root).self)
+            private var _$pendingValues: (any StrataCore.BackingData<\(raw: root)>)? = nil
             """,
             """
             \(raw: access.overridable)override var persistentBackingData: any StrataCore.BackingData<\(raw: root)> {
-                get { StrataCore._adoptPendingValues(&_$pendingValues, into: super.persistentBackingData) }
+                get {
+                    guard _$pendingValues != nil else { return super.persistentBackingData }
+                    return StrataCore._adoptPendingValues(&_$pendingValues, into: super.persistentBackingData)
+                }
                 set {
                     _$pendingValues = nil
                     super.persistentBackingData = newValue

@@ -22,8 +22,8 @@ extension PersistedPropertyMacro: AccessorMacro {
         // In a subclass of a model, slots follow the superclass's; initial values wait in
         // `_$pendingValues` (the backing data is the superclass's, not yet set up), and the
         // accessors go through `persistentBackingData`, which adopts what waits.
-        // Otherwise the backing data is made at its first use (`_backingData(making:)`),
-        // so that a model given one by `init(backingData:)` never makes a detached one.
+        // Either is made by the first initial value written to it (`_makeBackingData(ifNeededIn:)`),
+        // so that a model given its backing data by `init(backingData:)` makes no detached one.
         var slotExpression = slot
         var initialStorage = "_$backingData"
         var initialMaking = "StrataCore._makeBackingData(ifNeededIn: &_$backingData)\n"
@@ -34,7 +34,7 @@ extension PersistedPropertyMacro: AccessorMacro {
             slotExpression = "\(model)._$slotBase + \(slot)"
             initialStorage = "_$pendingValues"
             initialWrite = "_$pendingValues!"  // set until the backing data exists; `?.` defeats definite initialization
-            initialMaking = ""
+            initialMaking = "StrataCore._makeBackingData(ifNeededIn: &_$pendingValues)\n"
             backingData = "self.persistentBackingData"
         }
         let transformable = isTransformable(variable)

@@ -1218,6 +1218,7 @@ struct ModelMacroTests {
                 var title: String {
                     @storageRestrictions(accesses: _$pendingValues, initializes: _title)
                     init(initialValue) {
+                        StrataCore._makeBackingData(ifNeededIn: &_$pendingValues)
                         StrataCore._setValue(initialValue, at: PushButton._$slotBase + 0, in: _$pendingValues!)
                         _title = StrataCore._PersistedPropertyToken()
                     }
@@ -1236,6 +1237,7 @@ struct ModelMacroTests {
                 var taps {
                     @storageRestrictions(accesses: _$pendingValues, initializes: _taps)
                     init(initialValue) {
+                        StrataCore._makeBackingData(ifNeededIn: &_$pendingValues)
                         StrataCore._setValue(initialValue, at: PushButton._$slotBase + 1, in: _$pendingValues!)
                         _taps = StrataCore._PersistedPropertyToken()
                     }
@@ -1258,11 +1260,14 @@ struct ModelMacroTests {
 
                 private static let _$slotBase = Component.schemaMetadata.count
 
-                private var _$pendingValues: (any StrataCore.BackingData<Component.Root>)? = StrataCore._pendingBackingData(for: Component.Root.self)
+                private var _$pendingValues: (any StrataCore.BackingData<Component.Root>)? = nil
 
                 override var persistentBackingData: any StrataCore.BackingData<Component.Root> {
                     get {
-                        StrataCore._adoptPendingValues(&_$pendingValues, into: super.persistentBackingData)
+                        guard _$pendingValues != nil else {
+                            return super.persistentBackingData
+                        }
+                        return StrataCore._adoptPendingValues(&_$pendingValues, into: super.persistentBackingData)
                     }
                     set {
                         _$pendingValues = nil

@@ -88,11 +88,6 @@ extension PersistentModel {
 
 // MARK: - Entry points for @Model-generated subclasses
 
-/// Where a model subclass keeps its initial values until its backing data exists. Generated code only.
-public func _pendingBackingData<Root: PersistentModel>(for root: Root.Type) -> (any BackingData<Root>)? {
-    DetachedBackingData<Root>(for: root)
-}
-
 /// Moves a subclass's waiting initial values into `backingData`, once. Generated code only.
 @inlinable
 public func _adoptPendingValues<Root: PersistentModel>(
