@@ -19,9 +19,9 @@ import Testing
 
 /// A `@Model` class makes its detached backing data at its first use rather than as the
 /// stored property's initial value, so that a model a context materializes, which
-/// `init(backingData:)` gives its managed backing data, never makes one only to drop it
-/// (issue I). The macro tests pin the generated code; these check that models built by the
-/// app's initializers still hold and save their values.
+/// `init(backingData:)` gives its managed backing data, makes none only to drop it unless a
+/// property has an initial value (issue I). The macro tests pin the generated code; these
+/// check that models built by the app's initializers still hold and save their values.
 @Suite struct BackingDataCreationTests {
     @Test func initialValuesReadBackAndSave() throws {
         let stamp = Stamp()

@@ -79,8 +79,10 @@ public func _getValue<Model: PersistentModel, Value: PersistentAttributeValue>(
 ///
 /// A model's backing data is made at its first use rather than as the stored property's
 /// initial value: a model that a context materializes is given its managed backing data by
-/// `init(backingData:)` and never makes a detached one only to drop it (issue I: that was an
-/// allocation and a deallocation for every fetched model).
+/// `init(backingData:)` and makes no detached one only to drop it (issue I: that was an
+/// allocation and a deallocation for every fetched model). Initial values of persisted
+/// properties (an optional's implicit `nil` included) still come through the init accessors
+/// at the start of every initializer, `init(backingData:)` too, and make one.
 @inlinable
 public func _makeBackingData<Model: PersistentModel>(ifNeededIn storage: inout (any BackingData<Model>)?) {
     guard case .none = storage else { return }
