@@ -17,6 +17,25 @@ import Testing
     init() {}
 }
 
+/// A model whose property's initial value makes another model: that one is made while a
+/// context materializes a `Crate`, and keeps the values its own initializer gives it.
+@Model final class Crate {
+    var label: String = "parcel"
+    var weight: Double?
+    var tag: String = Crate.tagFromAStamp()
+    init(label: String) { self.label = label }
+
+    /// Stamps made by `tag`'s initial value, in order.
+    nonisolated(unsafe) static var stamps: [Stamp] = []
+
+    static func tagFromAStamp() -> String {
+        let stamp = Stamp()
+        stamp.count += 1
+        stamps.append(stamp)
+        return "\(stamp.label)-\(stamp.count)"
+    }
+}
+
 /// A `@Model` class makes its detached backing data at its first use rather than as the
 /// stored property's initial value, so that a model a context materializes, which
 /// `init(backingData:)` gives its managed backing data, makes none only to drop it unless a
@@ -49,6 +68,40 @@ import Testing
         try context.save()
         let notes = try ModelContext(container).fetch(FetchDescriptor<Marker>()).map(\.note)
         #expect(notes.sorted { ($0 ?? "") < ($1 ?? "") } == [nil, "kept"])
+    }
+
+    /// A fetched model of a class with initial values holds its stored values, not the
+    /// initial ones its initializer ran through (they went to the class's sink, which the
+    /// thread no longer holds after the fetch), and a model that an initial value makes
+    /// meanwhile keeps its own values.
+    @Test func aMaterializedModelDropsItsInitialValues() throws {
+        let container = try ModelContainer(for: Crate.self, configurations: MemoryStoreConfiguration(name: "parcels"))
+        let writer = ModelContext(container)
+        let parcel = Crate(label: "books")
+        parcel.weight = 2.5
+        parcel.tag = "fragile"
+        writer.insert(parcel)
+        try writer.save()
+        Crate.stamps = []
+        let fetched = try #require(try ModelContext(container).fetch(FetchDescriptor<Crate>()).first)
+        #expect(fetched.label == "books" && fetched.weight == 2.5 && fetched.tag == "fragile")
+        #expect(fetched.persistentBackingData is ManagedBackingData<Crate>)
+        #expect(MaterializingThread.sink == nil)
+        #expect(Crate.stamps.count == 1)
+        for stamp in Crate.stamps {
+            #expect(stamp.label == "none" && stamp.count == 4)
+            #expect(stamp.persistentBackingData is DetachedBackingData<Stamp>)
+        }
+    }
+
+    /// Only a class whose initializer assigns initial values has a sink: one with an explicit
+    /// initial value or an optional property (its implicit `nil`); a class with neither is
+    /// materialized without one.
+    @Test func aSinkOnlyForClassesWithInitialValues() {
+        #expect(ModelLayout.of(Crate.self).initialValueSink is InitialValueSink<Crate>)
+        #expect(ModelLayout.of(Stamp.self).initialValueSink is InitialValueSink<Stamp>)
+        #expect(ModelLayout.of(Marker.self).initialValueSink is InitialValueSink<Marker>)
+        #expect(ModelLayout.of(Postcard.self).initialValueSink == nil)
     }
 
     /// A backing data set from outside before any use is the one the model keeps.

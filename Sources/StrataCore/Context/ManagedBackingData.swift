@@ -259,7 +259,13 @@ extension ManagedBackingData: ModelMaking {
     {
         // `self`, the metatype the call came through, rather than a metatype written here.
         let data = self.init(storage: storage, identifier: identifier, context: context, layout: layout)
-        let model = Model(backingData: data)
+        // The initial values Swift assigns before the initializer's body go to the sink.
+        let model: Model
+        if let sink = layout.initialValueSink {
+            model = MaterializingThread.materializing(with: sink) { Model(backingData: data) }
+        } else {
+            model = Model(backingData: data)
+        }
         data.owner = model
         return model
     }

@@ -82,10 +82,15 @@ public func _getValue<Model: PersistentModel, Value: PersistentAttributeValue>(
 /// `init(backingData:)` and makes no detached one only to drop it (issue I: that was an
 /// allocation and a deallocation for every fetched model). Initial values of persisted
 /// properties (an optional's implicit `nil` included) still come through the init accessors
-/// at the start of every initializer, `init(backingData:)` too, and make one.
+/// at the start of every initializer, `init(backingData:)` too: while a context materializes
+/// the model they go to its class's ``InitialValueSink``, which drops them.
 @inlinable
 public func _makeBackingData<Model: PersistentModel>(ifNeededIn storage: inout (any BackingData<Model>)?) {
     guard case .none = storage else { return }
+    if let sink = MaterializingThread.sink as? InitialValueSink<Model> {
+        storage = sink
+        return
+    }
     storage = Model.createBackingData() as any BackingData<Model>
 }
 

@@ -24,6 +24,11 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
     /// The backing data class of the model's registered instances, which makes them; called
     /// through this metatype, it needs no generic metadata lookup per model.
     let modelMaker: any ModelMaking.Type
+    /// Where the initial values of the model's hierarchy go while a context materializes one:
+    /// an ``InitialValueSink`` of its root class, the type of the generated backing-data
+    /// properties; `nil` when no persisted property has an initial value (an optional's
+    /// implicit `nil` counts), so `init(backingData:)` writes none.
+    let initialValueSink: AnyObject?
 
     private init(modelType: any PersistentModel.Type) {
         entityName = Schema.entityName(for: modelType)
@@ -31,6 +36,10 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
         temporaryScope = PersistentIdentifier.Scope.named(storeIdentifier: nil, entityName: identifierEntityName)
         modelMaker = Self.modelMaker(for: modelType)
         let metadata = modelType.schemaMetadata
+        let hasInitialValues = metadata.contains { property in
+            property.defaultValue != nil || ValueShape(of: SchemaBuilder.valueType(of: property.keypath)).isOptional
+        }
+        initialValueSink = hasInitialValues ? Self.initialValueSink(for: modelType) : nil
         propertyNames = metadata.map(\.name)
         keyPaths = metadata.map(\.keypath)
         var slots: [AnyKeyPath: Int] = [:]
@@ -94,6 +103,11 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
     private static func modelMaker(for type: any PersistentModel.Type) -> any ModelMaking.Type {
         func maker<M: PersistentModel>(_ type: M.Type) -> any ModelMaking.Type { ManagedBackingData<M>.self }
         return maker(type)
+    }
+
+    private static func initialValueSink(for type: any PersistentModel.Type) -> AnyObject {
+        func sink<M: PersistentModel>(_ type: M.Type) -> AnyObject { InitialValueSink<M.Root>() }
+        return sink(type)
     }
 
     private static func rootName<M: PersistentModel>(of modelType: M.Type) -> String {
