@@ -38,9 +38,10 @@ import Testing
 
 /// A `@Model` class makes its detached backing data at its first use rather than as the
 /// stored property's initial value, so that a model a context materializes, which
-/// `init(backingData:)` gives its managed backing data, makes none only to drop it unless a
-/// property has an initial value (issue I). The macro tests pin the generated code; these
-/// check that models built by the app's initializers still hold and save their values.
+/// `init(backingData:)` gives its managed backing data, makes none only to drop it; the
+/// initial values its initializer assigns go to its class's sink (issue I). The macro tests
+/// pin the generated code; these check that models built by the app's initializers still
+/// hold and save their values, and that a materialized model keeps its stored ones.
 @Suite struct BackingDataCreationTests {
     @Test func initialValuesReadBackAndSave() throws {
         let stamp = Stamp()
