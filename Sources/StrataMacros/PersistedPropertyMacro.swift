@@ -26,17 +26,15 @@ extension PersistedPropertyMacro: AccessorMacro {
         // so that a model given its backing data by `init(backingData:)` makes no detached one.
         var slotExpression = slot
         var initialStorage = "_$backingData"
-        var initialMaking = "StrataCore._makeBackingData(ifNeededIn: &_$backingData)\n"
-        var initialWrite = "_$backingData!"
         var backingData = "self._$madeBackingData"
         if let subclass = node.argumentList.first(where: { $0.label?.text == "subclass" })?.expression.trimmedDescription {
             let model = subclass.hasSuffix(".self") ? String(subclass.dropLast(5)) : subclass
             slotExpression = "\(model)._$slotBase + \(slot)"
             initialStorage = "_$pendingValues"
-            initialWrite = "_$pendingValues!"  // set until the backing data exists; `?.` defeats definite initialization
-            initialMaking = "StrataCore._makeBackingData(ifNeededIn: &_$pendingValues)\n"
             backingData = "self.persistentBackingData"
         }
+        let initialMaking = "StrataCore._makeBackingData(ifNeededIn: &\(initialStorage))\n"
+        let initialWrite = "\(initialStorage)!"  // made just before; `?.` defeats definite initialization
         let transformable = isTransformable(variable)
         let get = transformable ? "_getTransformableValue" : "_getValue"
         // Without an annotation the property's type comes from its initial value; the read
