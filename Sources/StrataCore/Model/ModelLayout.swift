@@ -36,9 +36,9 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
         temporaryScope = PersistentIdentifier.Scope.named(storeIdentifier: nil, entityName: identifierEntityName)
         modelMaker = Self.modelMaker(for: modelType)
         let metadata = modelType.schemaMetadata
-        let hasInitialValues = metadata.contains { property in
-            property.defaultValue != nil || ValueShape(of: SchemaBuilder.valueType(of: property.keypath)).isOptional
-        }
+        let valueTypes = metadata.map { SchemaBuilder.valueType(of: $0.keypath) }
+        let shapes = valueTypes.map { ValueShape(of: $0) }
+        let hasInitialValues = metadata.indices.contains { slot in metadata[slot].defaultValue != nil || shapes[slot].isOptional }
         initialValueSink = hasInitialValues ? Self.initialValueSink(for: modelType) : nil
         propertyNames = metadata.map(\.name)
         keyPaths = metadata.map(\.keypath)
@@ -55,14 +55,14 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
         }
         transformerNames = transformers
         var collections: [Int: any RelationshipCollection.Type] = [:]
-        for (slot, property) in metadata.enumerated() {
-            if let type = SchemaBuilder.valueType(of: property.keypath) as? any RelationshipCollection.Type {
-                collections[slot] = type
+        for (slot, type) in valueTypes.enumerated() {
+            if let collection = type as? any RelationshipCollection.Type {
+                collections[slot] = collection
             }
         }
         collectionTypes = collections
         let relationships = metadata.indices.filter { slot in
-            switch ValueShape(of: SchemaBuilder.valueType(of: metadata[slot].keypath)).role {
+            switch shapes[slot].role {
             case .toOne, .toMany: true
             case .attribute: false
             }
