@@ -15,23 +15,30 @@ system-packages:
 demo: system-packages
 	$(SWIFT) run SampleTrips
 
+# Each pass is stopped, and fails, when it runs past its limit, so that a test that hangs is
+# reported as a failure instead of using up CI's time (a pass takes about a third of its limit).
+TEST_TIMEOUT ?= 40m
+TSAN_TIMEOUT ?= 30m
+
 ## Build and run the whole test suite, then the concurrent tests under ThreadSanitizer. The
 ## PostgresStore tests run against a throwaway PostgreSQL cluster (scripts/with-postgres.sh),
 ## or against the server STRATA_POSTGRES_URL names.
 test: system-packages
-	./scripts/with-postgres.sh $(SWIFT) test
+	./scripts/with-postgres.sh timeout --kill-after=30s $(TEST_TIMEOUT) $(SWIFT) test
 	$(MAKE) test-tsan
 
 ## The concurrent tests under ThreadSanitizer, in a build folder of their own; any report fails.
 ## Without the PostgreSQL store (see Package.swift), which `make soak` runs under ThreadSanitizer,
-## and without the macro expansion tests, which have nothing concurrent.
+## and without the macro expansion tests, which have nothing concurrent. Swift's backtracer is
+## off: after ThreadSanitizer's report it could not suspend the test's threads and hung.
 test-tsan: system-packages
-	STRATA_WITHOUT_POSTGRES=1 STRATA_WITHOUT_MACRO_TESTS=1 TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
+	STRATA_WITHOUT_POSTGRES=1 STRATA_WITHOUT_MACRO_TESTS=1 SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" \
+		timeout --kill-after=30s $(TSAN_TIMEOUT) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 
 ## The PostgreSQL store's suites under ThreadSanitizer, against a throwaway cluster: its pool
 ## and bridge under the load test's ten writers, and the conformance suite.
 test-tsan-postgres: system-packages
-	TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./scripts/with-postgres.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan-postgres --filter 'Postgres'
+	SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="halt_on_error=1 abort_on_error=1" ./scripts/with-postgres.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan-postgres --filter 'Postgres'
 
 
 ## Longer runs than `make test` affords: the crash-safety tests kill 200 saving processes per

@@ -1,6 +1,5 @@
 import Foundation
 import Strata
-import Synchronization
 import Testing
 
 /// A clock that moves only when a test advances it.
@@ -17,7 +16,7 @@ final class ManualClock: Clock, Sendable {
         var sleepers: [(deadline: Instant, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var now: Instant { state.withLock { $0.now } }
     var minimumResolution: Duration { .zero }

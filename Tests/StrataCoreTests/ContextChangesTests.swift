@@ -1,7 +1,6 @@
 import Foundation
 import Strata
 import StrataMemory
-import Synchronization
 import Testing
 
 /// What one context sees of another's saves.
@@ -26,7 +25,7 @@ import Testing
         let reader = ModelContext(container)
         let held = try #require(reader.model(for: id) as? Trip)
         #expect(held.name == "Oslo")
-        let fired = Mutex(0)
+        let fired = Locked(0)
         withObservationTracking { _ = held.name } onChange: { fired.withLock { $0 += 1 } }
 
         let writer = ModelContext(container)
@@ -69,7 +68,7 @@ import Testing
         let id = try insertTrip("Oslo")
         let reader = ModelContext(container)
         _ = reader.model(for: id)
-        let received = Mutex<[PersistentIdentifier]?>(nil)
+        let received = Locked<[PersistentIdentifier]?>(nil)
         let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: reader, queue: nil) { note in
             let ids = note.userInfo?[ModelContext.NotificationKey.invalidatedAllIdentifiers.rawValue] as? [PersistentIdentifier]
             received.withLock { $0 = ids }

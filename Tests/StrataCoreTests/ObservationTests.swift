@@ -1,12 +1,11 @@
 import Foundation
 import Strata
-import Synchronization
 import Testing
 
 @Suite struct ObservationTests {
     @Test func changingAnAttributeNotifiesObservers() {
         let trip = Trip(name: "Oslo", destination: "Norway", startDate: .now, endDate: .now)
-        let fired = Mutex(0)
+        let fired = Locked(0)
         withObservationTracking {
             _ = trip.name
         } onChange: {
@@ -20,7 +19,7 @@ import Testing
 
     @Test func changingARelationshipNotifiesObservers() {
         let trip = Trip(name: "Oslo", destination: "Norway", startDate: .now, endDate: .now)
-        let fired = Mutex(false)
+        let fired = Locked(false)
         withObservationTracking {
             _ = trip.bucketList
         } onChange: {

@@ -1,7 +1,6 @@
 import Foundation
 import Strata
 import StrataMemory
-import Synchronization
 
 /// What a ``RecordingStore`` saw, and the failures it is told to produce.
 final class StoreControls: Sendable {
@@ -15,7 +14,7 @@ final class StoreControls: Sendable {
         var isClosed = false
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
 
     var fetches: Int { state.withLock { $0.fetches } }
     var saves: [DataStoreSaveChangesRequest<DefaultSnapshot>] { state.withLock { $0.saves } }

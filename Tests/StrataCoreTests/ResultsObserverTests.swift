@@ -1,6 +1,5 @@
 import Foundation
 import Strata
-import Synchronization
 import Testing
 
 /// Observed queries outside a UI.
@@ -29,7 +28,7 @@ import Testing
         let observer = try ResultsObserver<Trip, Never>(fetchDescriptor: descriptor, modelContext: context)
         #expect(observer.results.map(\.name) == ["Bravo", "Delta"])
 
-        let fired = Mutex(0)
+        let fired = Locked(0)
         withObservationTracking { _ = observer.results } onChange: { fired.withLock { $0 += 1 } }
         try insert(["Alpha"])
         #expect(fired.withLock { $0 } == 1, "a save of the observed entity did not tell the observers")
@@ -48,7 +47,7 @@ import Testing
         let context = ModelContext(container)
         let observer = try ResultsObserver<Trip, Never>(filterBy: nil, sortBy: [SortDescriptor(\.name)], modelContext: context)
         #expect(observer.results.count == 1)
-        let fired = Mutex(0)
+        let fired = Locked(0)
         withObservationTracking { _ = observer.results } onChange: { fired.withLock { $0 += 1 } }
 
         let writer = ModelContext(container)

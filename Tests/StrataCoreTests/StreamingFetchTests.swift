@@ -1,7 +1,6 @@
 import Foundation
 import Strata
 import StrataMemory
-import Synchronization
 import Testing
 
 /// What a ``StreamingStore`` did and is told to do.
@@ -18,7 +17,7 @@ final class StreamControls: Sendable {
         var afterEachRow: (@Sendable (PersistentIdentifier) -> Void)?
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
 }
 
 /// A store that streams (``DataStoreStreaming``) the rows of a MemoryStore, counting its
@@ -96,7 +95,7 @@ final class StreamingStore: DataStoreStreaming, @unchecked Sendable {
         let controls = StreamControls()
         let container = try container(controls, names: ["Lakes", "Alps", "Coast"])
         nonisolated(unsafe) let context = ModelContext(container)
-        let seen = Mutex<[Bool]>([])
+        let seen = Locked<[Bool]>([])
         controls.state.withLock { state in
             state.afterEachRow = { id in
                 let registered: Trip? = context.registeredModel(for: id)

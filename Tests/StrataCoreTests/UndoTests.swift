@@ -1,7 +1,6 @@
 import Foundation
 import Strata
 import StrataMemory
-import Synchronization
 import Testing
 
 /// The undo manager on its own.
@@ -244,13 +243,13 @@ import Testing
         try context.save()
         oslo.name = "Bergen"
         context.processPendingChanges()
-        let fired = Mutex(0)
+        let fired = Locked(0)
         withObservationTracking { _ = oslo.name } onChange: { fired.withLock { $0 += 1 } }
         undoManager.undo()
         #expect(fired.withLock { $0 } == 1)
 
         // The other side of a relationship tells its observers too.
-        let inverseFired = Mutex(0)
+        let inverseFired = Locked(0)
         let fjord = item("Fjord")
         context.insert(fjord)
         withObservationTracking { _ = bergen.bucketList } onChange: { inverseFired.withLock { $0 += 1 } }

@@ -1,7 +1,6 @@
 import Foundation
 import Strata
 @_spi(StoreTesting) @testable import StrataCore
-import Synchronization
 import Testing
 
 @testable import StrataSQLite
@@ -335,7 +334,7 @@ extension SQLiteStoreTests {
         let reader = ModelContext(container)
         let temples = try #require(try reader.fetch(FetchDescriptor<DiskTrip>(predicate: #Predicate { $0.name == "Temples" })).first)
         #expect(temples.destination == "Kyoto")
-        let fired = Mutex(0)
+        let fired = Locked(0)
         withObservationTracking { _ = temples.destination } onChange: { fired.withLock { $0 += 1 } }
 
         // The sqlite3 shell is another process with its own connection.
@@ -360,7 +359,7 @@ extension SQLiteStoreTests {
         let trips = try reader.fetch(FetchDescriptor<DiskTrip>(sortBy: [SortDescriptor(\.name)]))
         #expect(trips.map(\.name) == ["Lakes", "Temples"])
         let observer = try ResultsObserver<DiskTrip, Never>(sortBy: [SortDescriptor(\.name)], modelContext: reader)
-        let fired = Mutex(0)
+        let fired = Locked(0)
         withObservationTracking { _ = observer.results } onChange: { fired.withLock { $0 += 1 } }
 
         let other = try self.container(url)
