@@ -261,6 +261,26 @@ extension ContextEdgeTests {
         #expect(visited.allSatisfy { $0.course == nil })
     }
 
+    @Test(arguments: ["sqlite", "memory"])
+    func enumerateKeepsTheModelsSomethingElseHolds(store: String) throws {
+        let configuration: any DataStoreConfiguration =
+            store == "sqlite" ? ModelConfiguration(isStoredInMemoryOnly: true) : MemoryStoreConfiguration(name: "kept")
+        let container = try ModelContainer(for: Course.self, configurations: configuration)
+        try insertCourses(9, into: container)
+        let context = ModelContext(container)
+        var kept: [Course] = []
+        var released: [PersistentIdentifier] = []
+        try context.enumerate(FetchDescriptor<Course>(sortBy: [SortDescriptor(\.code)]), batchSize: 3) { course in
+            if course.code.hasSuffix("4") || course.code.hasSuffix("8") { kept.append(course) } else { released.append(course.persistentModelID) }
+        }
+        #expect(kept.map(\.code) == ["C04", "C08"])
+        for course in kept {
+            #expect(context.registeredModel(for: course.persistentModelID) as Course? === course, "a held model left the identity map")
+        }
+        #expect(released.count == 7)
+        for id in released { #expect(context.registeredModel(for: id) as Course? == nil, "\(id) stayed registered") }
+    }
+
     @Test func aBatchedFetchReleasesBatchesItMovedPast() throws {
         let container = try ModelContainer(for: Course.self, configurations: MemoryStoreConfiguration(name: "batched"))
         try insertCourses(9, into: container)

@@ -110,6 +110,16 @@ struct IdentityMap {
             return self.model(previous)
         }
 
+        /// Empties `key`'s position in `dense` when the table holds the only strong reference
+        /// to its model, which is then freed; `nil` when `dense` does not hold `key`.
+        mutating func removeIfUnreferenced(_ key: Int64) -> Bool? {
+            guard let offset = offset(key), offset < dense.count, dense[offset] != nil else { return nil }
+            guard isKnownUniquelyReferenced(&dense[offset]) else { return false }
+            dense[offset] = nil
+            denseCount -= 1
+            return true
+        }
+
         mutating func remove(_ key: Int64) -> (any PersistentModel)? {
             guard let offset = offset(key), offset < dense.count, let previous = dense[offset] else {
                 return sparse.removeValue(forKey: key)
@@ -248,6 +258,14 @@ struct IdentityMap {
     /// - Returns: Whether the model was forgotten.
     @discardableResult
     mutating func evictIfUnreferenced(_ id: PersistentIdentifier) -> Bool {
+        // A model in a dense table is checked where it lies: a weak reference, as below, gave
+        // every model an enumeration forgets a side table, allocated, then freed with it.
+        if let (isTemporary, key) = Self.integerKey(of: id), let index = groupIndex(id.id.scope, isTemporary: isTemporary),
+            let removed = groups[index].removeIfUnreferenced(key)
+        {
+            if removed && groups[index].count == 0 { groups.remove(at: index) }
+            return removed
+        }
         // The map's reference ends with this statement; a model someone else holds survives it.
         let probe = WeakModel(remove(id))
         guard let survivor = probe.model else { return true }
