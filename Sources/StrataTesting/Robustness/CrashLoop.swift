@@ -45,21 +45,31 @@ public enum CrashLoop {
     /// Opens the store `makeContainer` makes and saves in a loop; another thread kills the
     /// process with `SIGKILL` after a random delay of up to `maximumDelay`, which may fall
     /// while the store is opened, in a save, or between saves.
+    ///
+    /// One run in four counts the delay from the start, so the kill may fall while the store
+    /// opens; the others count it from the start of the loop. Counted from the start alone,
+    /// on a loaded machine (tests running in parallel) the store took longer to open than
+    /// the longest delay, no save ever completed, and the kills tested only the opening.
     public static func saveUntilKilled(
         maximumDelay: Duration = .milliseconds(60), _ makeContainer: () throws -> ModelContainer
     ) throws -> Never {
         let microseconds = maximumDelay.components.seconds * 1_000_000 + maximumDelay.components.attoseconds / 1_000_000_000_000
         let delay = UInt32(clamping: Int64.random(in: 0...max(microseconds, 0)))
-        Thread.detachNewThread {
-            usleep(delay)
-            kill(getpid(), SIGKILL)
+        func startTheKill() {
+            Thread.detachNewThread {
+                usleep(delay)
+                kill(getpid(), SIGKILL)
+            }
         }
+        let killDuringOpening = Int.random(in: 0..<4) == 0
+        if killDuringOpening { startTheKill() }
         let context = ModelContext(try makeContainer())
         let counter = try context.fetch(FetchDescriptor<CrashCounter>()).first ?? {
             let counter = CrashCounter()
             context.insert(counter)
             return counter
         }()
+        if !killDuringOpening { startTheKill() }
         while true {
             context.insert(CrashEntry(sequence: counter.count))
             counter.count += 1
