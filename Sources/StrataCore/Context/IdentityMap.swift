@@ -111,9 +111,14 @@ struct IdentityMap {
         }
 
         /// Empties `key`'s position in `dense` when the table holds the only strong reference
-        /// to its model, which is then freed; `nil` when `dense` does not hold `key`.
-        mutating func removeIfUnreferenced(_ key: Int64) -> Bool? {
-            guard let offset = offset(key), offset < dense.count, dense[offset] != nil else { return nil }
+        /// to its model and `keep` does not ask to keep it; the model is then freed. `nil`
+        /// when `dense` does not hold `key`.
+        mutating func removeIfUnreferenced(_ key: Int64, unlessKeeping keep: (any PersistentModel) -> Bool) -> Bool? {
+            guard let offset = offset(key), offset < dense.count else { return nil }
+            do {  // the model read here is let go before the uniqueness check
+                guard let object = dense[offset] else { return nil }
+                guard let model = model(object), !keep(model) else { return false }
+            }
             guard isKnownUniquelyReferenced(&dense[offset]) else { return false }
             dense[offset] = nil
             denseCount -= 1
@@ -252,19 +257,25 @@ struct IdentityMap {
         others = others.filter { isIncluded($0.value) }
     }
 
-    /// Forgets `id` when nothing but the map holds its model, which is then freed; models
-    /// the app or another registered model still reaches stay, so identity is never split.
+    /// Forgets `id` when nothing but the map holds its model and `keep` does not ask to keep
+    /// it; the model is then freed. Models the app or another registered model still reaches
+    /// stay, so identity is never split.
     ///
     /// - Returns: Whether the model was forgotten.
     @discardableResult
-    mutating func evictIfUnreferenced(_ id: PersistentIdentifier) -> Bool {
+    mutating func evictIfUnreferenced(
+        _ id: PersistentIdentifier, unlessKeeping keep: (any PersistentModel) -> Bool = { _ in false }
+    ) -> Bool {
         // A model in a dense table is checked where it lies: a weak reference, as below, gave
         // every model an enumeration forgets a side table, allocated, then freed with it.
         if let (isTemporary, key) = Self.integerKey(of: id), let index = groupIndex(id.id.scope, isTemporary: isTemporary),
-            let removed = groups[index].removeIfUnreferenced(key)
+            let removed = groups[index].removeIfUnreferenced(key, unlessKeeping: keep)
         {
             if removed && groups[index].count == 0 { groups.remove(at: index) }
             return removed
+        }
+        do {  // the model read here is let go before the probe
+            guard let model = self[id], !keep(model) else { return false }
         }
         // The map's reference ends with this statement; a model someone else holds survives it.
         let probe = WeakModel(remove(id))
