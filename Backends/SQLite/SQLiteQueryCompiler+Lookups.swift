@@ -23,19 +23,24 @@ extension SQLiteQueryCompiler {
     }
 
     /// The members of a to-many relationship stored as the destination's to-one `column`,
-    /// for the owners whose keys `keys` lists (a JSON array): rows of (owner, member), in member order.
+    /// for the owners whose keys `keys` lists (a JSON array): rows of (owner, member), by
+    /// owner, each owner's members in member order.
     func inverseMembers(destination: String, column: String, keys: String) -> SQLiteQuery {
         inverseRows(destination: destination, column: column, columns: [SQLiteSchemaMapping.primaryKey], keys: keys)
     }
 
     /// The whole rows of the members of a to-many relationship stored as the destination's
     /// to-one `column`, for the owners whose keys `keys` lists (a JSON array): the owner's key,
-    /// then `columns` of the destination, in member order.
+    /// then `columns` of the destination, by owner, each owner's members in member order.
+    ///
+    /// Ordered by owner first, the order of the column's index (whose entries end with the
+    /// primary key), so SQLite reads the rows in order; ordered by member alone, it sorted
+    /// them all in a temporary b-tree.
     func inverseRows(destination: String, column: String, columns: [String], keys: String) -> SQLiteQuery {
         let list = ([column] + columns).map { "\(Alias.root.sql).\(SQLIdentifier.quote($0))" }.joined(separator: ", ")
         let owner: SQLiteQuery = "\(alias: .root).\(name: column)"
         let key: SQLiteQuery = "\(alias: .root).\(name: SQLiteSchemaMapping.primaryKey)"
-        return "\(SQLiteQuery(sql: "SELECT " + list)) FROM \(name: destination) AS \(alias: .root) WHERE \(owner) IN (SELECT value FROM json_each(\(bind: .text(keys)))) ORDER BY \(key)"
+        return "\(SQLiteQuery(sql: "SELECT " + list)) FROM \(name: destination) AS \(alias: .root) WHERE \(owner) IN (SELECT value FROM json_each(\(bind: .text(keys)))) ORDER BY \(owner), \(key)"
     }
 
     /// The members of a to-many relationship stored in join table `join`, for the owners

@@ -288,6 +288,32 @@ extension SQLiteStoreTests {
         #expect(try store.fetch(request()).relatedSnapshots.isEmpty)
     }
 
+    /// Members saved in turns for two owners: each owner's list keeps its own members in the
+    /// order they were saved, read with and without prefetching.
+    @Test func toManyListsOfInterleavedMembersKeepEachOwnersOrder() throws {
+        let container = try container(storeURL("interleaved"))
+        let context = ModelContext(container)
+        let lakes = DiskTrip(name: "Lakes", destination: "Zürich", startDate: today, endDate: today + 86_400)
+        let temples = DiskTrip(name: "Temples", destination: "Kyoto", startDate: today, endDate: today + 86_400)
+        context.insert(lakes)
+        context.insert(temples)
+        for index in 1...3 {
+            for (trip, prefix) in [(temples, "t"), (lakes, "l")] {
+                let item = DiskItem(title: "\(prefix)\(index)", isInPlan: true)
+                context.insert(item)
+                item.trip = trip
+                try context.save()
+            }
+        }
+        for prefetching in [false, true] {
+            var descriptor = FetchDescriptor<DiskTrip>(sortBy: [SortDescriptor(\.destination)])
+            if prefetching { descriptor.relationshipKeyPathsForPrefetching = [\.bucketList] }
+            let reader = ModelContext(container)
+            let trips = try reader.fetch(descriptor)
+            #expect(trips.map { $0.bucketList.map(\.title) } == [["t1", "t2", "t3"], ["l1", "l2", "l3"]], "prefetching: \(prefetching)")
+        }
+    }
+
     @Test func deleteByPredicateRemovesJoinRowsAndExternalFilesOfTheMatchesOnly() throws {
         let url = storeURL("albums")
         let container = try ModelContainer(for: Album.self, Picture.self, configurations: ModelConfiguration(url: url))
