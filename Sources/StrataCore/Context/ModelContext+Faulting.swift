@@ -36,7 +36,7 @@ extension ModelContext {
             return .toOne(model)
         case .toManyFault(let ids):
             let models = try existingModels(for: ids)
-            guard let type = ModelLayout.of(M.self).collectionTypes[slot] else { return .unset }
+            guard let type = data.layout.collectionTypes[slot] else { return .unset }
             let value = BackingValue.toMany(RelationshipEditing.make(type, models))
             data[slot: slot] = .loaded(value)
             return value
