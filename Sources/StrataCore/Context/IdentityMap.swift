@@ -193,8 +193,10 @@ struct IdentityMap {
     /// The position in `groups` of `scope`'s table; stores and entities are few, so a scan by
     /// identity is cheaper than a hash.
     private func groupIndex(_ scope: PersistentIdentifier.Scope, isTemporary: Bool) -> Int? {
-        for index in groups.indices where groups[index].scope === scope && groups[index].isTemporary == isTemporary { return index }
-        return nil
+        groups.withUnsafeBufferPointer { groups in
+            for index in groups.indices where groups[index].scope === scope && groups[index].isTemporary == isTemporary { return index }
+            return nil
+        }
     }
 
     /// The table of `scope` and the kind of key, made when missing.
@@ -207,7 +209,8 @@ struct IdentityMap {
     subscript(id: PersistentIdentifier) -> (any PersistentModel)? {
         guard let (isTemporary, key) = Self.integerKey(of: id) else { return others[id] }
         guard let index = groupIndex(id.id.scope, isTemporary: isTemporary) else { return nil }
-        return groups[index][key]
+        // Read in place: `groups[index]` copied the table (retaining its buffers) per lookup.
+        return groups.withUnsafeBufferPointer { $0[index][key] }
     }
 
     mutating func register(_ model: any PersistentModel, as id: PersistentIdentifier) {
