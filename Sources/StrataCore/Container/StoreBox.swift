@@ -15,6 +15,16 @@ final class StoreBox: @unchecked Sendable {
     private let externalChangeDetector: (any DataStoreExternalChangeDetecting)?
     /// The store as one that hands over snapshots as it reads them, cast once.
     private let streaming: (any DataStoreStreaming)?
+    /// The store's batch deletes, cast once: a first cast of a store type to a protocol
+    /// searches every conformance record of the process (about a million instructions for a
+    /// delete's few casts), which is better paid when the container opens than in a save.
+    private let batching: (any DataStoreBatching)?
+    private let batchDeleteListing: (any DataStoreBatchDeleteListing)?
+    /// Whether the store takes bare identifiers for deletes and only the changed values of
+    /// updates (``DataStorePartialUpdating``), cast once.
+    let updatesPartially: Bool
+    /// Whether the store pages by identifier (``DataStorePagingByIdentifier``), cast once.
+    let pagesByIdentifier: Bool
 
     init(store: any DataStore, configurationName: String, entityNames: Set<String>) {
         self.store = store
@@ -23,10 +33,14 @@ final class StoreBox: @unchecked Sendable {
         self.entityNames = entityNames
         self.externalChangeDetector = store as? any DataStoreExternalChangeDetecting
         self.streaming = store as? any DataStoreStreaming
+        self.batching = store as? any DataStoreBatching
+        self.batchDeleteListing = store as? any DataStoreBatchDeleteListing
+        self.updatesPartially = store is any DataStorePartialUpdating
+        self.pagesByIdentifier = store is any DataStorePagingByIdentifier
     }
 
-    var supportsBatchDelete: Bool { store is any DataStoreBatching }
-    var listsBatchDeletes: Bool { store is any DataStoreBatchDeleteListing }
+    var supportsBatchDelete: Bool { batching != nil }
+    var listsBatchDeletes: Bool { batchDeleteListing != nil }
 
     /// The last ``DataStoreExternalChangeDetecting/externalChangeCount()`` seen.
     private let lastExternalChangeCount = Locked<Int64?>(nil)
@@ -94,14 +108,14 @@ final class StoreBox: @unchecked Sendable {
     }
 
     func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
-        guard let batching = store as? any DataStoreBatching else { throw DataStoreError.unsupportedFeature }
+        guard let batching else { throw DataStoreError.unsupportedFeature }
         try batching.delete(request)
     }
 
     /// Runs a batch delete and returns what it deleted, read in the delete's transaction;
     /// `nil` for a store that does not list its batch deletes (``DataStoreBatchDeleteListing``).
     func deleteListing<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws -> [PersistentIdentifier]? {
-        guard let listing = store as? any DataStoreBatchDeleteListing else { return nil }
+        guard let listing = batchDeleteListing else { return nil }
         return try listing.deleteListing(request)
     }
 

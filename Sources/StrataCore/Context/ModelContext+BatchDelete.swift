@@ -132,7 +132,7 @@ extension ModelContext {
     private func writeStored(deleting ids: [PersistentIdentifier]) throws {
         for chunk in ids.chunks(of: Self.batchDeleteChunk) {
             for (store, group) in try groupedByStore(Array(chunk), \.self) {
-                let snapshots = store.store is any DataStorePartialUpdating
+                let snapshots = store.updatesPartially
                     ? group.map { DefaultSnapshot(persistentIdentifier: $0, propertyNames: [], values: []) }
                     : try lookupSnapshots(group)
                 _ = try store.save(editingState: editingState, inserted: [], updated: [], deleted: snapshots)
@@ -147,7 +147,7 @@ extension ModelContext {
         for chunk in changes.chunks(of: Self.batchDeleteChunk) {
             for (store, group) in try groupedByStore(Array(chunk), \.persistentIdentifier) {
                 var snapshots = group
-                if !(store.store is any DataStorePartialUpdating) {
+                if !store.updatesPartially {
                     let changed = Dictionary(uniqueKeysWithValues: group.map { ($0.persistentIdentifier, $0) })
                     snapshots = try lookupSnapshots(group.map(\.persistentIdentifier)).map { stored in
                         var whole = stored

@@ -99,7 +99,7 @@ extension ModelContext {
     /// and settles each part as soon as its store commits.
     private func saveRound(_ outcome: inout SaveOutcome) throws {
         for part in try SavePlan(self).parts {
-            let partial = part.store.store is any DataStorePartialUpdating
+            let partial = part.store.updatesPartially
             let layouts = LayoutCache()
             var changedNames = ChangeCapture.ChangedNames()
             func capture(_ member: ModelSet.Member, _ properties: ChangeCapture.Properties) throws -> DefaultSnapshot {

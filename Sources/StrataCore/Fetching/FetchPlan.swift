@@ -142,7 +142,7 @@ struct FetchPlan<T: PersistentModel> {
     /// `nil` when the plan cannot page this way: its store does not adopt
     /// ``DataStorePagingByIdentifier``, the app sorts or skips models, or some step runs in memory.
     func page(after last: PersistentIdentifier?, upTo ceiling: PersistentIdentifier?, limit: Int, ascending: Bool = true) -> FetchPlan? {
-        guard store.store is any DataStorePagingByIdentifier, identifiers == nil, !mergesPendingChanges,
+        guard store.pagesByIdentifier, identifiers == nil, !mergesPendingChanges,
             descriptor.fetchOffset ?? 0 == 0, case .none = sort
         else { return nil }
         let identity = FilterExpression.property(variable: 0, path: [])
