@@ -281,6 +281,22 @@ extension ContextEdgeTests {
         for id in released { #expect(context.registeredModel(for: id) as Course? == nil, "\(id) stayed registered") }
     }
 
+    /// A fetch hands its models over in runs (see `MaterializingRun`): hundreds of them
+    /// come back once each, in the order asked for.
+    @Test(arguments: ["sqlite", "memory"])
+    func aFetchOfManyModelsKeepsEveryOneInOrder(store: String) throws {
+        let configuration: any DataStoreConfiguration =
+            store == "sqlite" ? ModelConfiguration(isStoredInMemoryOnly: true) : MemoryStoreConfiguration(name: "many")
+        let container = try ModelContainer(for: Course.self, configurations: configuration)
+        try insertCourses(200, into: container)
+        let context = ModelContext(container)
+        let courses = try context.fetch(FetchDescriptor<Course>(sortBy: [SortDescriptor(\.code, order: .reverse)]))
+        #expect(courses.map(\.code) == (0..<200).map { String(format: "C%02d", $0) }.sorted(by: >))
+        #expect(Set(courses.map(ObjectIdentifier.init)).count == 200)
+        let again = try context.fetch(FetchDescriptor<Course>(sortBy: [SortDescriptor(\.code, order: .reverse)]))
+        #expect(zip(courses, again).allSatisfy { $0 === $1 }, "a second fetch made other objects")
+    }
+
     @Test func aBatchedFetchReleasesBatchesItMovedPast() throws {
         let container = try ModelContainer(for: Course.self, configurations: MemoryStoreConfiguration(name: "batched"))
         try insertCourses(9, into: container)

@@ -155,13 +155,13 @@ extension ModelContext {
         _ snapshots: inout [DefaultSnapshot], partial: Bool, unregistered: Bool = false, as type: T.Type
     ) throws -> [T] {
         var run = startMaterializing(partial: partial, unregistered: unregistered, as: T.self)
-        run.models.reserveCapacity(snapshots.count)
+        run.reserveCapacity(snapshots.count)
         if let first = snapshots.first { registered.reserveCapacity(adding: snapshots.count, like: first.persistentIdentifier) }
         for index in snapshots.indices {
             defer { snapshots[index].releaseValues() }
             try materialize(snapshots[index], in: &run)
         }
-        return run.models
+        return run.finish()
     }
 
     /// Starts registering fetched snapshots one at a time with ``materialize(_:in:)``, as
@@ -179,7 +179,7 @@ extension ModelContext {
     func materialize<T: PersistentModel>(_ snapshot: DefaultSnapshot, in run: inout MaterializingRun<T>) throws {
         if !run.fresh {
             if let model = registered[snapshot.persistentIdentifier] {
-                if let model = try refreshed(model, from: snapshot, partial: run.partial) as? T { run.models.append(model) }
+                if let model = try refreshed(model, from: snapshot, partial: run.partial) as? T { run.append(model) }
                 return
             }
             if !knownSnapshots.isEmpty { knownSnapshots[snapshot.persistentIdentifier] = nil }
@@ -195,9 +195,9 @@ extension ModelContext {
         let runtime = try self.runtime(of: snapshot, stored: stored)
         let model = try register(snapshot, runtime: runtime, partial: run.partial)
         if runtime.modelType == T.self {
-            run.models.append(unsafeDowncast(model as AnyObject, to: T.self))
+            run.append(unsafeDowncast(model as AnyObject, to: T.self))
         } else if let model = model as? T {
-            run.models.append(model)
+            run.append(model)
         }
     }
 
@@ -391,9 +391,14 @@ extension ManagedData {
 
 /// What registering a run of fetched snapshots keeps between rows: the models made so far
 /// and the entity's run-time description, looked up once per run of rows of one entity.
+///
+/// This code runs unspecialized, where an append to an array of `T` asks the runtime for
+/// that array type's metadata (about 330 instructions a model), and so does reaching a
+/// field declared after one whose type depends on `T`. Models are added as bare references
+/// and join the array of `T`, declared last, 64 at a time.
 struct MaterializingRun<T: PersistentModel> {
-    /// The models of type `T`, in the order of their snapshots.
-    var models: [T] = []
+    /// The models added since `typed` last grew.
+    private var pending = ContiguousArray<AnyObject>()
     /// The snapshots hold only the properties the fetch asked for.
     let partial: Bool
     /// No snapshot's model can be registered already, and the context knows none of the
@@ -401,9 +406,55 @@ struct MaterializingRun<T: PersistentModel> {
     let fresh: Bool
     fileprivate var lastName: String?
     fileprivate var lastRuntime: EntityRuntime?
+    /// Whether `typed` holds a model; asking `typed` itself costs a call in this code.
+    private var hasTyped = false
+    /// The models of type `T` so far, in the order of their snapshots, but for the ones
+    /// still in `pending`; ``finish()`` hands over all of them.
+    private var typed: [T] = []
+
+    private static var pendingLimit: Int { 64 }
 
     init(partial: Bool, fresh: Bool) {
         self.partial = partial
         self.fresh = fresh
+    }
+
+    /// Makes room for `count` models in all.
+    mutating func reserveCapacity(_ count: Int) {
+        typed.reserveCapacity(count)
+    }
+
+    /// Adds `model` after the models added so far.
+    ///
+    /// Always inlined: called, a method of this generic type asked for the type's metadata
+    /// (about 330 instructions), and it runs once a model.
+    @inline(__always)
+    mutating func append(_ model: T) {
+        // The first model goes straight to `typed`: a fetch of one model (a lookup) then
+        // pays for no run through `pending`, whose move costs some 3,000 instructions.
+        if !hasTyped {
+            hasTyped = true
+            typed.append(model)
+            return
+        }
+        pending.append(model)
+        if pending.count == Self.pendingLimit { movePending() }
+    }
+
+    /// Every model added, in order; inlined, as ``append(_:)`` is.
+    @inline(__always)
+    mutating func finish() -> [T] {
+        if !pending.isEmpty { movePending() }
+        return typed
+    }
+
+    private mutating func movePending() {
+        guard !pending.isEmpty else { return }
+        // Every `T` is a class (a `PersistentModel` is `AnyObject`), so a buffer of its
+        // references is laid out as one of `AnyObject`s.
+        pending.withUnsafeBufferPointer { references in
+            references.withMemoryRebound(to: T.self) { typed.append(contentsOf: $0) }
+        }
+        pending.removeAll(keepingCapacity: true)
     }
 }

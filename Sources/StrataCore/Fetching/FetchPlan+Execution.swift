@@ -75,7 +75,7 @@ extension FetchPlan {
                 try context.materialize(snapshot, in: &run)
             }
             guard let related else { return nil }
-            return (run.models, FetchedRows(snapshots: [], related: related))
+            return (run.finish(), FetchedRows(snapshots: [], related: related))
         } catch let error as DataStoreError where error == .preferInMemoryFilter || error == .preferInMemorySort {
             guard storeRefused(error) else { throw error }
             return nil
