@@ -73,5 +73,8 @@ print("\nHow the search runs:\n\(context.explain(FetchDescriptor(predicate: sear
 
 // Reopen the file in a new container: what was saved is there.
 let reopened = try ModelContainer(for: Trip.self)
-let trips = try ModelContext(reopened).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+// The context is kept while its models are read: a model holds its context weakly, and
+// relationships it has not loaded read as empty once the context is gone.
+let reader = ModelContext(reopened)
+let trips = try reader.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
 print("\nReopened \(storeFile): \(trips.map { "\($0.name) (\($0.bucketList.count) items, staying at \($0.livingAccommodation?.placeName ?? "nowhere"))" })")
