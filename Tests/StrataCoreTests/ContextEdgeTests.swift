@@ -261,12 +261,18 @@ extension ContextEdgeTests {
         #expect(visited.allSatisfy { $0.course == nil })
     }
 
+    /// A container of `count` courses in `store`: "sqlite" (in memory) or "memory" (MemoryStore).
+    func coursesContainer(_ store: String, named name: String, holding count: Int) throws -> ModelContainer {
+        let configuration: any DataStoreConfiguration =
+            store == "sqlite" ? ModelConfiguration(isStoredInMemoryOnly: true) : MemoryStoreConfiguration(name: name)
+        let container = try ModelContainer(for: Course.self, configurations: configuration)
+        try insertCourses(count, into: container)
+        return container
+    }
+
     @Test(arguments: ["sqlite", "memory"])
     func enumerateKeepsTheModelsSomethingElseHolds(store: String) throws {
-        let configuration: any DataStoreConfiguration =
-            store == "sqlite" ? ModelConfiguration(isStoredInMemoryOnly: true) : MemoryStoreConfiguration(name: "kept")
-        let container = try ModelContainer(for: Course.self, configurations: configuration)
-        try insertCourses(9, into: container)
+        let container = try coursesContainer(store, named: "kept", holding: 9)
         let context = ModelContext(container)
         var kept: [Course] = []
         var released: [PersistentIdentifier] = []
@@ -285,10 +291,7 @@ extension ContextEdgeTests {
     /// come back once each, in the order asked for.
     @Test(arguments: ["sqlite", "memory"])
     func aFetchOfManyModelsKeepsEveryOneInOrder(store: String) throws {
-        let configuration: any DataStoreConfiguration =
-            store == "sqlite" ? ModelConfiguration(isStoredInMemoryOnly: true) : MemoryStoreConfiguration(name: "many")
-        let container = try ModelContainer(for: Course.self, configurations: configuration)
-        try insertCourses(200, into: container)
+        let container = try coursesContainer(store, named: "many", holding: 200)
         let context = ModelContext(container)
         let courses = try context.fetch(FetchDescriptor<Course>(sortBy: [SortDescriptor(\.code, order: .reverse)]))
         #expect(courses.map(\.code) == (0..<200).map { String(format: "C%02d", $0) }.sorted(by: >))
