@@ -57,7 +57,7 @@ extension SQLiteStore {
         let wanted = Set(request.propertyNamesToFetch)
         let columns = wanted.isEmpty ? table.columns : table.columns.filter { wanted.contains($0.name) }
         var reader = SnapshotReader(store: self, table: table, columns: columns, partial: !wanted.isEmpty, wanted: wanted)
-        if wanted.isEmpty { reader.prefetching = prefetchedRelationships(of: table, request.descriptor.relationshipKeyPathsForPrefetching) }
+        if wanted.isEmpty { reader.prefetching = prefetchedRelationships(of: table, request.descriptor.relationshipKeyPathsForPrefetching.asAnyKeyPaths) }
         let selection = wanted.isEmpty ? table.wholeRowSelection : [qualified(SQLiteSchemaMapping.primaryKey)] + columns.map { qualified($0.name) }
         return (reader, selection)
     }
@@ -73,12 +73,12 @@ extension SQLiteStore {
 
     /// The names of the to-many relationships of `table` that `keyPaths` prefetches and that
     /// the destination keeps as a to-one column: the reader loads their rows whole.
-    private func prefetchedRelationships<T: PersistentModel>(of table: SQLiteSchemaMapping.Table, _ keyPaths: [PartialKeyPath<T>]) -> Set<String> {
+    private func prefetchedRelationships(of table: SQLiteSchemaMapping.Table, _ keyPaths: [AnyKeyPath]) -> Set<String> {
         guard !keyPaths.isEmpty, let entity = schema.entitiesByName[table.entityName] else { return [] }
         var names: Set<String> = []
         for (slot, property) in table.properties.enumerated() {
             guard case .inverseColumn = property, let relationship = entity.relationshipsByName[table.propertyNames[slot]],
-                let keyPath = relationship.keypath, keyPaths.contains(where: { $0 as AnyKeyPath == keyPath })
+                let keyPath = relationship.keypath, keyPaths.contains(keyPath)
             else { continue }
             names.insert(relationship.name)
         }

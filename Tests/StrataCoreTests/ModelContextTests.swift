@@ -446,3 +446,28 @@ extension ModelContextTests {
         #expect(context.explain(computed).contains("no configuration of this container holds the model Specimen"))
     }
 }
+
+extension ModelContextTests {
+    /// A computed property has no stored form: the predicate, the sort and the window run on
+    /// the fetched models, with the descriptor's own predicate and sort descriptors.
+    @Test func aPredicateAndSortOnAComputedPropertyRunOnTheModels() throws {
+        let container = try ModelContainer(for: Specimen.self, configurations: MemoryStoreConfiguration(name: "computed"))
+        let writer = ModelContext(container)
+        for (string, int) in [("b", 2), ("a", 1), ("c", 3), ("d", 4)] {
+            let specimen = Specimen()
+            specimen.string = string
+            specimen.int = int
+            writer.insert(specimen)
+        }
+        try writer.save()
+        var descriptor = FetchDescriptor<Specimen>(
+            predicate: #Predicate { $0.summary != "c #3" }, sortBy: [SortDescriptor(\.summary, order: .reverse)])
+        let reader = ModelContext(container)
+        #expect(reader.explain(descriptor).contains("filter: in memory on models"))
+        #expect(reader.explain(descriptor).contains("sort: in memory on models"))
+        #expect(try reader.fetch(descriptor).map(\.summary) == ["d #4", "b #2", "a #1"])
+        descriptor.fetchLimit = 2
+        #expect(try reader.fetch(descriptor).map(\.summary) == ["d #4", "b #2"])
+        #expect(try reader.fetchCount(descriptor) == 2)
+    }
+}

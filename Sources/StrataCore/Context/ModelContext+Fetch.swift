@@ -64,7 +64,8 @@ extension ModelContext {
     /// - Throws: ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` when no store holds `T`.
     func plan<T: PersistentModel>(for descriptor: FetchDescriptor<T>) throws -> FetchPlan<T> {
         let pending = descriptor.includePendingChanges && hasPendingChanges(of: T.self)
-        return FetchPlan(descriptor, store: try core.store(for: ModelLayout.of(T.self).entityName), mergesPendingChanges: pending)
+        let layout = ModelLayout.of(T.self)
+        return FetchPlan(descriptor, store: try core.store(for: layout.entityName), mergesPendingChanges: pending, layout: layout)
     }
 
     /// Whether models of `T`, or of its subclasses, have unsaved changes or a pending delete by predicate.

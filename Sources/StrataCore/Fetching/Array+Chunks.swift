@@ -18,3 +18,17 @@ extension Array {
         }
     }
 }
+
+extension Array where Element: AnyKeyPath {
+    /// The key paths as an `[AnyKeyPath]`, the same array, obtained without its type metadata.
+    ///
+    /// In code compiled once for every model type, `isEmpty` or `contains` on a descriptor's
+    /// `[PartialKeyPath<T>]` is a call through `Collection` that first asks the runtime for
+    /// the metadata of `PartialKeyPath<T>` and `[PartialKeyPath<T>]` and a witness table
+    /// (about 900 instructions, a few times a fetch). Arrays of any key path class share one
+    /// representation, so the array is read as one of `AnyKeyPath`, whose code is specialized.
+    @inline(__always)
+    package var asAnyKeyPaths: [AnyKeyPath] {
+        unsafeBitCast(self, to: [AnyKeyPath].self)
+    }
+}

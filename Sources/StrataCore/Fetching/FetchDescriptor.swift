@@ -9,8 +9,6 @@ import Foundation
 /// let trips = try context.fetch(descriptor)
 /// ```
 public struct FetchDescriptor<T: PersistentModel>: @unchecked Sendable {
-    /// The condition models must meet; `nil` fetches every model of the type.
-    public var predicate: Predicate<T>?
     /// The order of the results.
     public var sortBy: [SortDescriptor<T>]
     /// The most results to return.
@@ -23,6 +21,12 @@ public struct FetchDescriptor<T: PersistentModel>: @unchecked Sendable {
     public var propertiesToFetch: [PartialKeyPath<T>] = []
     /// Relationships whose destinations to load with the results.
     public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = []
+    /// The condition models must meet; `nil` fetches every model of the type.
+    ///
+    /// Declared last: its layout depends on `T`, so in code compiled once for every model
+    /// type, reaching a property declared after it asks the runtime for the descriptor's
+    /// type metadata (about 330 instructions); a fetch reads the others several times.
+    public var predicate: Predicate<T>?
 
     /// Creates a descriptor.
     public init(predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {

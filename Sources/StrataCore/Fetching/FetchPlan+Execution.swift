@@ -13,8 +13,8 @@ extension FetchPlan {
     /// - Throws: The store's error, an error evaluating the filter or sort in memory, or an
     ///   error loading a prefetched relationship.
     mutating func models(in context: ModelContext) throws -> [T] {
-        if case .models(_, let reason) = filter { StrataLog.fallback("fetch of \(entityName)", reason: reason) }
-        if case .models(_, let reason) = sort { StrataLog.fallback("sort of \(entityName)", reason: reason) }
+        if case .models(let reason) = filter { StrataLog.fallback("fetch of \(entityName)", reason: reason) }
+        if case .models(let reason) = sort { StrataLog.fallback("sort of \(entityName)", reason: reason) }
         var rows: FetchedRows
         var models: [T]
         if let streamed = try streamedModels(in: context) {
@@ -22,11 +22,11 @@ extension FetchPlan {
         } else {
             rows = try self.rows(in: context)
             // The fetched rows first: a context that knows no other snapshots registers them without probing.
-            models = try context.materialize(&rows.snapshots, partial: !descriptor.propertiesToFetch.isEmpty, as: T.self)
+            models = try context.materialize(&rows.snapshots, partial: !descriptor.propertiesToFetch.asAnyKeyPaths.isEmpty, as: T.self)
         }
-        let prefetching = !descriptor.relationshipKeyPathsForPrefetching.isEmpty
+        let prefetching = !descriptor.relationshipKeyPathsForPrefetching.asAnyKeyPaths.isEmpty
         if !prefetching { context.remember(rows.related) }
-        if case .models(let predicate, _) = filter {
+        if case .models = filter, let predicate = descriptor.predicate {
             models = try context.keepMatches(models, predicate: predicate)
         }
         if mergesPendingChanges {
@@ -67,7 +67,7 @@ extension FetchPlan {
     /// - Throws: The store's error, or an error registering a model.
     private mutating func streamedModels(in context: ModelContext) throws -> (models: [T], rows: FetchedRows)? {
         guard streamsRows else { return nil }
-        var run = context.startMaterializing(partial: !descriptor.propertiesToFetch.isEmpty, as: T.self)
+        var run = context.startMaterializing(partial: !descriptor.propertiesToFetch.asAnyKeyPaths.isEmpty, as: T.self)
         let storeEntityName = storeEntityName
         do {
             let related = try store.fetch(storeRequest(editingState: context.editingState)) { snapshot in

@@ -20,19 +20,24 @@ struct FetchPlan<T: PersistentModel> {
         case store(FilterExpression)
         /// The context runs the filter tree on the store's snapshots.
         case snapshots(FilterExpression)
-        /// The predicate has no store-neutral form: the context evaluates it on models.
-        case models(Predicate<T>, reason: String)
+        /// The predicate has no store-neutral form: the context evaluates the descriptor's
+        /// predicate on models.
+        case models(reason: String)
     }
 
     /// Where the sort runs.
+    ///
+    /// Neither step holds the descriptor's predicate or sort itself: their types depend on
+    /// `T`, which gave the steps a layout known only at run time, and each look at a step
+    /// asked the runtime for its type metadata (about 330 instructions, several times a fetch).
     enum SortStep {
         case none
         case store([FilterSortKey])
         case snapshots([FilterSortKey])
-        case models([SortDescriptor<T>], reason: String)
+        /// The context sorts models by the descriptor's sort descriptors.
+        case models(reason: String)
     }
 
-    private(set) var descriptor: FetchDescriptor<T>
     let entityName: String
     let store: StoreBox
     /// The store entity the plan reads: `T`'s, or the root entity of `T`'s class hierarchy
@@ -43,8 +48,6 @@ struct FetchPlan<T: PersistentModel> {
     let classNames: [String]?
     /// Whether `T`'s store entity holds more than one class, so snapshots carry the discriminator.
     let sharesStoreEntity: Bool
-    private(set) var filter: FilterStep { didSet { updateShape() } }
-    private(set) var sort: SortStep { didSet { updateShape() } }
     /// Unsaved inserts, changes and deletes of the entity are merged in, so the sort and
     /// the window run in memory after the merge.
     let mergesPendingChanges: Bool
@@ -54,11 +57,21 @@ struct FetchPlan<T: PersistentModel> {
     /// API may ignore it, so the context checks the store's answer against it.
     let rechecksStoreFilter: Bool
 
+    // The fields whose layout depends on `T` come last: a plan's code is compiled once for
+    // every model type, and reaching a field declared after one of them asks the runtime
+    // for the plan's type metadata (about 330 instructions), several times a fetch.
+    private(set) var descriptor: FetchDescriptor<T>
+    private(set) var filter: FilterStep { didSet { updateShape() } }
+    private(set) var sort: SortStep { didSet { updateShape() } }
+
     /// Plans an app's fetch.
     ///
     /// `includeSubclasses: false` keeps only models of `T` itself, not of its subclasses.
-    init(_ descriptor: FetchDescriptor<T>, store: StoreBox, mergesPendingChanges: Bool, includeSubclasses: Bool = true) {
-        let layout = ModelLayout.of(T.self)
+    /// `layout` is `T`'s, passed by a caller that has it (each look-up costs a lock and a hash).
+    init(
+        _ descriptor: FetchDescriptor<T>, store: StoreBox, mergesPendingChanges: Bool, includeSubclasses: Bool = true,
+        layout: ModelLayout = .of(T.self)
+    ) {
         self.descriptor = descriptor
         self.entityName = layout.entityName
         self.store = store
@@ -68,11 +81,11 @@ struct FetchPlan<T: PersistentModel> {
         (storeEntityName, classNames, sharesStoreEntity) = Self.hierarchy(of: layout, includeSubclasses: includeSubclasses)
         if let predicate = descriptor.predicate {
             do {
-                let tree = try PredicateTranslator.translate(predicate)
+                let tree = try PredicateTranslator.translate(predicate, layout: layout)
                 filter = .store(classNames.map { .and(Self.classTest($0), tree) } ?? tree)
             } catch {
                 // The store still keeps to `T`'s classes; the models step checks them again.
-                filter = .models(predicate, reason: (error as? SwiftDataError)?.details ?? "\(error)")
+                filter = .models(reason: (error as? SwiftDataError)?.details ?? "\(error)")
             }
         } else {
             filter = Self.keeping(classNames, nil).map { .store($0) } ?? .none
@@ -83,7 +96,7 @@ struct FetchPlan<T: PersistentModel> {
             do {
                 sort = .store(try PredicateTranslator.translate(descriptor.sortBy))
             } catch {
-                sort = .models(descriptor.sortBy, reason: (error as? SwiftDataError)?.details ?? "\(error)")
+                sort = .models(reason: (error as? SwiftDataError)?.details ?? "\(error)")
             }
         }
         updateShape()
@@ -188,21 +201,25 @@ struct FetchPlan<T: PersistentModel> {
     func storeRequest(editingState: EditingState) -> DataStoreFetchRequest<T.Root> {
         var request = descriptor
         var storeFilter: FilterExpression?
+        // A step that is `.none` has nothing in the descriptor to clear; writing it anyway
+        // asked the runtime for the metadata of the predicate's or sort's type.
         switch filter {
         case .store(let tree): storeFilter = tree
-        case .none, .snapshots, .models: request.predicate = nil
+        case .none: break
+        case .snapshots, .models: request.predicate = nil
         }
         var storeSort: [FilterSortKey] = []
         switch sort {
         case .store(let keys): storeSort = keys
-        case .none, .snapshots, .models: request.sortBy = []
+        case .none: break
+        case .snapshots, .models: request.sortBy = []
         }
         if !storeRunsEverything {
             request.fetchLimit = nil
             request.fetchOffset = nil
         }
         var propertyNames: [String]?
-        if sharesStoreEntity && !request.propertiesToFetch.isEmpty {
+        if sharesStoreEntity && !request.propertiesToFetch.asAnyKeyPaths.isEmpty {
             let layout = ModelLayout.of(T.self)
             propertyNames = layout.propertyNames(toFetch: request.propertiesToFetch) + [Schema.entityDiscriminator]
         }
@@ -249,13 +266,13 @@ struct FetchPlan<T: PersistentModel> {
         case .none: lines.append("filter: none")
         case .store(let tree): lines.append("filter: in the store: \(tree)")
         case .snapshots(let tree): lines.append("filter: in memory on snapshots (the store refused it): \(tree)")
-        case .models(_, let reason): lines.append("filter: in memory on models (\(reason))")
+        case .models(let reason): lines.append("filter: in memory on models (\(reason))")
         }
         switch sort {
         case .none: lines.append("sort: none")
         case .store(let keys): lines.append("sort: in the store: \(Self.describe(keys))")
         case .snapshots(let keys): lines.append("sort: in memory on snapshots (the store refused it): \(Self.describe(keys))")
-        case .models(_, let reason): lines.append("sort: in memory on models (\(reason))")
+        case .models(let reason): lines.append("sort: in memory on models (\(reason))")
         }
         if mergesPendingChanges {
             lines.append("pending changes: merged in memory, then sorted and windowed in memory")

@@ -24,7 +24,7 @@ extension PredicateExpressions.KeyPath: FilterTranslatable {
         let base = try context.translate(root)
         let rootType: Any.Type = Root.Output.self
         if let modelType = rootType as? any PersistentModel.Type {
-            return try PredicateTranslator.modelMember(keyPath, of: modelType, base: base, node: self)
+            return try PredicateTranslator.modelMember(keyPath, of: modelType, layout: context.layout(of: modelType), base: base, node: self)
         }
         if let collection = rootType as? any _FilterCollection.Type, let member = collection.filterMember(keyPath) {
             switch member {

@@ -88,15 +88,15 @@ extension PredicateTranslator {
         return nil
     }
 
-    /// A key path on a model as a property path: a persisted property extends `base`'s path;
-    /// `persistentModelID` (and `id`, when the model does not declare its own) leaves it as is.
+    /// A key path on a model, whose layout is `layout`, as a property path: a persisted
+    /// property extends `base`'s path; `persistentModelID` (and `id`, when the model does not
+    /// declare its own) leaves it as is.
     ///
     /// - Throws: `SwiftDataError.unsupportedPredicate` naming `node` for computed and
     ///   `@Transient` properties, and when `base` is not a property path.
     static func modelMember<Model: PersistentModel>(
-        _ keyPath: AnyKeyPath, of modelType: Model.Type, base: FilterExpression, node: Any
+        _ keyPath: AnyKeyPath, of modelType: Model.Type, layout: ModelLayout, base: FilterExpression, node: Any
     ) throws -> FilterExpression {
-        let layout = ModelLayout.of(Model.self)
         if let slot = layout.slotsByKeyPath[keyPath] {
             guard case .property(let variable, let path) = base else {
                 throw unsupported(node, "\(layout.entityName).\(layout.propertyNames[slot]) is read from a model that is not a property of the fetched model")

@@ -7,12 +7,13 @@ import Foundation
 /// ``FilterTranslatable`` (see `PredicateExpressions+Filter.swift`); a node that does not
 /// conform stops the translation with an error naming it.
 enum PredicateTranslator {
-    /// Translates `predicate` into a filter whose variable `0` is the fetched model.
+    /// Translates `predicate` into a filter whose variable `0` is the fetched model;
+    /// `layout` is `T`'s, passed by a caller that has it.
     ///
     /// - Throws: `SwiftDataError.unsupportedPredicate` whose details name the node type
     ///   that could not be translated (e.g. `PredicateExpressions.ForcedUnwrap`) and why.
-    static func translate<T: PersistentModel>(_ predicate: Predicate<T>) throws -> FilterExpression {
-        var context = TranslationContext()
+    static func translate<T: PersistentModel>(_ predicate: Predicate<T>, layout: ModelLayout = .of(T.self)) throws -> FilterExpression {
+        var context = TranslationContext(fetched: layout, of: T.self)
         context.bind(predicate.variable.key, to: .property(variable: 0, path: []))
         return try context.translate(predicate.expression)
     }
@@ -62,6 +63,20 @@ struct TranslationContext {
     /// list searched from its end costs less than a dictionary made for every translation.
     private var bindings: [(variable: PredicateExpressions.VariableID, expression: FilterExpression)] = []
     private var lastVariable = 0
+    /// The fetched model type's layout, which most key paths of a predicate read.
+    private let fetchedLayout: ModelLayout
+    private let fetchedType: ObjectIdentifier
+
+    /// A context for a predicate on models of `type`, whose layout is `layout`.
+    init(fetched layout: ModelLayout, of type: any PersistentModel.Type) {
+        fetchedLayout = layout
+        fetchedType = ObjectIdentifier(type)
+    }
+
+    /// The layout of `type`: the fetched model type's without a look-up (a lock and a hash).
+    func layout(of type: any PersistentModel.Type) -> ModelLayout {
+        ObjectIdentifier(type) == fetchedType ? fetchedLayout : ModelLayout.of(type)
+    }
 
     /// Makes `variable` stand for `expression` in the expressions translated after this.
     mutating func bind(_ variable: PredicateExpressions.VariableID, to expression: FilterExpression) {

@@ -5,9 +5,6 @@ import Foundation
 public struct DataStoreFetchRequest<T: PersistentModel>: @unchecked Sendable {
     /// The context making the request.
     public let editingState: EditingState
-    /// The fetch as the app described it.
-    public let descriptor: FetchDescriptor<T>
-
     /// The models to look up by identifier, in the order wanted, or `nil` for a query.
     ///
     /// When set, the store returns the snapshots of those of these models it holds, in
@@ -22,6 +19,12 @@ public struct DataStoreFetchRequest<T: PersistentModel>: @unchecked Sendable {
     /// The names to load when the core fetches part of a subclass, whose key paths the
     /// root type's descriptor cannot hold.
     var propertyNameOverride: [String]?
+    /// The fetch as the app described it.
+    ///
+    /// Declared last, as ``FetchDescriptor/predicate`` is in the descriptor: its layout depends
+    /// on `T`, and in code compiled once for every model type each read of a property declared
+    /// after it asked the runtime for the request's type metadata.
+    public let descriptor: FetchDescriptor<T>
 
     /// Creates the request the core sends; for test suites that call a store directly
     /// (`@_spi(StoreTesting) import StrataCore`), such as StrataTesting's conformance checks.
@@ -69,7 +72,7 @@ public struct DataStoreFetchRequest<T: PersistentModel>: @unchecked Sendable {
     /// with the row.
     public var propertyNamesToFetch: [String] {
         if let propertyNameOverride { return propertyNameOverride }
-        if descriptor.propertiesToFetch.isEmpty { return [] }
+        if descriptor.propertiesToFetch.asAnyKeyPaths.isEmpty { return [] }
         return ModelLayout.of(T.self).propertyNames(toFetch: descriptor.propertiesToFetch)
     }
 }
