@@ -49,7 +49,19 @@ final class SQLiteSelectCache: Sendable {
 
     /// The shapes kept, and the last one asked for: a fetch repeated in a loop finds it by
     /// one comparison instead of hashing the whole filter.
-    private let entries = Locked<(all: [Key: Entry], last: (key: Key, entry: Entry)?)>(([:], nil))
+    private let entries = Locked<(all: [Key: Entry], last: Last?)>(([:], nil))
+
+    /// The shape asked for last, in an object: reading it to compare retains one reference,
+    /// where a key and entry held in place were copied part by part (about 500 instructions).
+    private final class Last: Sendable {
+        let key: Key
+        let entry: Entry
+
+        init(_ key: Key, _ entry: Entry) {
+            self.key = key
+            self.entry = entry
+        }
+    }
 
     /// The statement of `select`, from the cache when its shape was compiled before.
     ///
@@ -76,7 +88,7 @@ final class SQLiteSelectCache: Sendable {
         let cached: Entry? = entries.withLock { entries in
             if let last = entries.last, last.key == key { return last.entry }
             guard let entry = entries.all[key] else { return nil }
-            entries.last = (key, entry)
+            entries.last = Last(key, entry)
             return entry
         }
         let entry: Entry
@@ -87,7 +99,7 @@ final class SQLiteSelectCache: Sendable {
             entries.withLock { entries in
                 if entries.all.count >= Self.capacity { entries.all.removeAll(keepingCapacity: true) }
                 entries.all[key] = entry
-                entries.last = (key, entry)
+                entries.last = Last(key, entry)
             }
         }
         guard let (sql, recipe) = entry else { return try compile(filter) }

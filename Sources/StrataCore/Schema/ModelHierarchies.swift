@@ -19,6 +19,8 @@ enum ModelHierarchies {
 
     /// `entityName` and the names of the entities known to inherit from it, sorted.
     static func names(inheritingFrom entityName: String) -> [String] {
-        [entityName] + (descendants.withLock { $0[entityName] } ?? []).sorted()
+        // Every fetch plans through here, and most entities have no subclass: no sort then.
+        guard let known = descendants.withLock({ $0[entityName] }), !known.isEmpty else { return [entityName] }
+        return [entityName] + known.sorted()
     }
 }
