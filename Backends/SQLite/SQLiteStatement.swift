@@ -149,6 +149,16 @@ final class SQLiteStatement {
         }
     }
 
+    /// Column `index`, a to-one relationship's key, as the identifier `template` with that
+    /// key, or null; `nil` when the column holds something else (see ``SQLiteValueCodec``).
+    func identifier(at index: Int32, as template: PersistentIdentifier) -> PersistentValue? {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: .identifier(template.replacingPrimaryKey(sqlite3_column_int64(handle, index)))
+        case SQLITE_NULL: .null
+        default: nil
+        }
+    }
+
     /// Column `index` as an integer.
     func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
 
