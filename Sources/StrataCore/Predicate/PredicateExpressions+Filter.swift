@@ -17,13 +17,18 @@ extension PredicateExpressions.Variable: FilterTranslatable {
 
 extension PredicateExpressions.KeyPath: FilterTranslatable {
     func translate(_ context: inout TranslationContext) throws -> FilterExpression {
-        if let constant = root as? PredicateExpressions.Value<Root.Output> {
+        // The usual root, a closure's variable, is told by comparing types (one metadata
+        // request); the cast to a captured value, which most roots are not, makes three.
+        if Root.self != PredicateExpressions.Variable<Root.Output>.self,
+            let constant = root as? PredicateExpressions.Value<Root.Output>
+        {
             // A key path on a captured value is a constant: `searchText.isEmpty`, `trip.name`.
             return try PredicateTranslator.constant(constant.value[keyPath: keyPath], node: self)
         }
         let base = try context.translate(root)
         let rootType: Any.Type = Root.Output.self
-        if let modelType = rootType as? any PersistentModel.Type {
+        // The fetched model type is known without a conformance check (about 650 instructions).
+        if let modelType = context.fetchedModelType(ifSameAs: rootType) ?? rootType as? any PersistentModel.Type {
             return try PredicateTranslator.modelMember(keyPath, of: modelType, layout: context.layout(of: modelType), base: base, node: self)
         }
         if let collection = rootType as? any _FilterCollection.Type, let member = collection.filterMember(keyPath) {

@@ -63,19 +63,24 @@ struct TranslationContext {
     /// list searched from its end costs less than a dictionary made for every translation.
     private var bindings: [(variable: PredicateExpressions.VariableID, expression: FilterExpression)] = []
     private var lastVariable = 0
-    /// The fetched model type's layout, which most key paths of a predicate read.
+    /// The fetched model type and its layout, which most key paths of a predicate read.
+    private let fetchedType: any PersistentModel.Type
     private let fetchedLayout: ModelLayout
-    private let fetchedType: ObjectIdentifier
 
     /// A context for a predicate on models of `type`, whose layout is `layout`.
     init(fetched layout: ModelLayout, of type: any PersistentModel.Type) {
+        fetchedType = type
         fetchedLayout = layout
-        fetchedType = ObjectIdentifier(type)
+    }
+
+    /// The fetched model type when `type` is it, else `nil`.
+    func fetchedModelType(ifSameAs type: Any.Type) -> (any PersistentModel.Type)? {
+        type == fetchedType ? fetchedType : nil
     }
 
     /// The layout of `type`: the fetched model type's without a look-up (a lock and a hash).
     func layout(of type: any PersistentModel.Type) -> ModelLayout {
-        ObjectIdentifier(type) == fetchedType ? fetchedLayout : ModelLayout.of(type)
+        type == fetchedType ? fetchedLayout : ModelLayout.of(type)
     }
 
     /// Makes `variable` stand for `expression` in the expressions translated after this.
