@@ -301,9 +301,18 @@ struct SnapshotReader {
         // For each to-one column, an identifier of its destination: a key read is then put
         // into it, where decoding it looked the destination's identifier scope up (a lock and
         // the hash of two strings, about 400 instructions a row and relationship).
-        let destinations = kinds.indices.map { index -> PersistentIdentifier? in
-            guard kinds[index] == .identifier, !external[index], let destination = columns[index].destination else { return nil }
-            return try? PersistentIdentifier.identifier(for: identifier, entityName: destination, primaryKey: 0)
+        // Made only for rows that have such a column: a plain loop, as `map` over the indices
+        // cost a fetch of one row about 900 instructions.
+        var destinations: [PersistentIdentifier?] = []
+        if kinds.contains(.identifier) {
+            destinations.reserveCapacity(kinds.count)
+            for index in 0..<kinds.count {
+                guard kinds[index] == .identifier, !external[index], let destination = columns[index].destination else {
+                    destinations.append(nil)
+                    continue
+                }
+                destinations.append(try? PersistentIdentifier.identifier(for: identifier, entityName: destination, primaryKey: 0))
+            }
         }
         // One pass: each row becomes its snapshot as it is stepped, its values appended in
         // position order to an array reserved at the row's size. The standard library's
@@ -323,7 +332,7 @@ struct SnapshotReader {
                     values.append(value)
                     continue
                 }
-                if let destination = destinations[index], let value = statement.identifier(at: column, as: destination) {
+                if !destinations.isEmpty, let destination = destinations[index], let value = statement.identifier(at: column, as: destination) {
                     values.append(value)
                     continue
                 }
