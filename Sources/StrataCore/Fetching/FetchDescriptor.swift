@@ -21,11 +21,10 @@ public struct FetchDescriptor<T: PersistentModel>: @unchecked Sendable {
     public var propertiesToFetch: [PartialKeyPath<T>] = []
     /// Relationships whose destinations to load with the results.
     public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = []
+    // Declared last: its layout depends on `T`, so in code compiled once for every model
+    // type, reaching a property declared after it asks the runtime for the descriptor's type
+    // metadata (about 330 instructions); a fetch reads the others several times.
     /// The condition models must meet; `nil` fetches every model of the type.
-    ///
-    /// Declared last: its layout depends on `T`, so in code compiled once for every model
-    /// type, reaching a property declared after it asks the runtime for the descriptor's
-    /// type metadata (about 330 instructions); a fetch reads the others several times.
     public var predicate: Predicate<T>?
 
     /// Creates a descriptor.

@@ -19,11 +19,10 @@ public struct DataStoreFetchRequest<T: PersistentModel>: @unchecked Sendable {
     /// The names to load when the core fetches part of a subclass, whose key paths the
     /// root type's descriptor cannot hold.
     var propertyNameOverride: [String]?
+    // Declared last, as the predicate is in the descriptor: its layout depends on `T`, and in
+    // code compiled once for every model type each read of a property declared after it
+    // asked the runtime for the request's type metadata.
     /// The fetch as the app described it.
-    ///
-    /// Declared last, as ``FetchDescriptor/predicate`` is in the descriptor: its layout depends
-    /// on `T`, and in code compiled once for every model type each read of a property declared
-    /// after it asked the runtime for the request's type metadata.
     public let descriptor: FetchDescriptor<T>
 
     /// Creates the request the core sends; for test suites that call a store directly
