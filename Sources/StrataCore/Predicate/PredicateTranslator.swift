@@ -13,9 +13,11 @@ enum PredicateTranslator {
     /// - Throws: `SwiftDataError.unsupportedPredicate` whose details name the node type
     ///   that could not be translated (e.g. `PredicateExpressions.ForcedUnwrap`) and why.
     static func translate<T: PersistentModel>(_ predicate: Predicate<T>, layout: ModelLayout = .of(T.self)) throws -> FilterExpression {
-        var context = TranslationContext(fetched: layout, of: T.self)
+        var context = TranslationContext(fetched: layout, of: T.self, expressionType: type(of: predicate.expression))
         context.bind(predicate.variable.key, to: .property(variable: 0, path: []))
-        return try context.translate(predicate.expression)
+        let filter = try context.translate(predicate.expression)
+        context.rememberNodeTypes()
+        return filter
     }
 
     /// The name of a node's type without its module and generic arguments, e.g. `PredicateExpressions.Equal`.
@@ -66,11 +68,27 @@ struct TranslationContext {
     /// The fetched model type and its layout, which most key paths of a predicate read.
     private let fetchedType: any PersistentModel.Type
     private let fetchedLayout: ModelLayout
+    /// The predicate's expression type, and the node types met in it so far with whether
+    /// each is ``FilterTranslatable``: a predicate's nodes are a handful of types, fixed by
+    /// its expression type, so a short list searched in place replaces a locked look-up
+    /// per node (about 750 instructions each).
+    private let expressionType: ObjectIdentifier
+    private var nodeTypes: [(type: ObjectIdentifier, translatable: (any FilterTranslatable.Type)?)]
+    private var metNewNodeType = false
 
-    /// A context for a predicate on models of `type`, whose layout is `layout`.
-    init(fetched layout: ModelLayout, of type: any PersistentModel.Type) {
+    /// A context for a predicate on models of `type`, whose layout is `layout`, and whose
+    /// expression is of type `expressionType`.
+    init(fetched layout: ModelLayout, of type: any PersistentModel.Type, expressionType: Any.Type) {
         fetchedType = type
         fetchedLayout = layout
+        self.expressionType = ObjectIdentifier(expressionType)
+        nodeTypes = Self.nodeTypesByExpression.withLock { $0[ObjectIdentifier(expressionType)] } ?? []
+    }
+
+    /// Keeps the node types this translation met for the next predicate of its expression type.
+    func rememberNodeTypes() {
+        guard metNewNodeType else { return }
+        Self.nodeTypesByExpression.withLock { $0[expressionType] = nodeTypes }
     }
 
     /// The fetched model type when `type` is it, else `nil`.
@@ -103,7 +121,7 @@ struct TranslationContext {
     ///
     /// - Throws: `SwiftDataError.unsupportedPredicate` naming the first node that is not ``FilterTranslatable``.
     mutating func translate(_ expression: Any) throws -> FilterExpression {
-        guard let translatable = Self.translatableType(of: type(of: expression)) else {
+        guard let translatable = nodeType(of: type(of: expression)) else {
             let name = PredicateTranslator.nodeName(of: expression)
             let reason = PredicateTranslator.knownUnsupportedReasons[name] ?? "Strata cannot translate this expression"
             throw SwiftDataError.unsupportedPredicate.with(details: "\(name): \(reason)")
@@ -118,6 +136,22 @@ struct TranslationContext {
     /// fetched in a loop paid that cast for every node of every fetch. The types are those of the app's
     /// predicates, a bounded set.
     private static let translatableTypes = Locked<[ObjectIdentifier: (any FilterTranslatable.Type)?]>([:])
+
+    /// The node types met in the predicates of each expression type (see ``nodeTypes``);
+    /// bounded, as ``translatableTypes`` is, by the app's predicates.
+    private static let nodeTypesByExpression =
+        Locked<[ObjectIdentifier: [(type: ObjectIdentifier, translatable: (any FilterTranslatable.Type)?)]]>([:])
+
+    /// Whether nodes of `type` are ``FilterTranslatable``, from this predicate's node types
+    /// when it met the type before.
+    private mutating func nodeType(of type: Any.Type) -> (any FilterTranslatable.Type)? {
+        let key = ObjectIdentifier(type)
+        for known in nodeTypes where known.type == key { return known.translatable }
+        let translatable = Self.translatableType(of: type)
+        nodeTypes.append((key, translatable))
+        metNewNodeType = true
+        return translatable
+    }
 
     private static func translatableType(of type: Any.Type) -> (any FilterTranslatable.Type)? {
         let key = ObjectIdentifier(type)
