@@ -213,7 +213,21 @@ struct SQLiteQueryCompiler: Sendable {
     /// `SELECT value FROM json_each(?)`: `keys` as a query of keys, bound as one JSON array,
     /// so a list of any length is one parameter.
     func keys(_ keys: [Int64]) -> SQLiteQuery {
-        "SELECT value FROM json_each(\(bind: .text("[" + keys.map(String.init).joined(separator: ",") + "]")))"
+        "SELECT value FROM json_each(\(bind: .text(Self.jsonArray(of: keys))))"
+    }
+
+    /// `keys` as a JSON array, the form key lists are bound in, written into one string:
+    /// mapping each key to a string and joining them went through the generic
+    /// `joined(separator:)` and cost about 850 instructions a key.
+    static func jsonArray(of keys: [Int64]) -> String {
+        var list = "["
+        list.reserveCapacity(2 + keys.count * 8)
+        for (index, key) in keys.enumerated() {
+            if index > 0 { list.append(",") }
+            list.append(String(key))
+        }
+        list.append("]")
+        return list
     }
 
     /// The condition of `filter` on rows of `entity` aliased `t0`, without the `WHERE` keyword.

@@ -388,20 +388,6 @@ struct SnapshotReader {
         table.propertyNames.filter { wanted.contains($0) }
     }
 
-    /// `keys` as a JSON array, written into one string: mapping each key to a string and
-    /// joining them went through the generic `joined(separator:)` and cost about 850
-    /// instructions a key.
-    private static func jsonList(of keys: [Int64]) -> String {
-        var list = "["
-        list.reserveCapacity(2 + keys.count * 8)
-        for (index, key) in keys.enumerated() {
-            if index > 0 { list.append(",") }
-            list.append(String(key))
-        }
-        list.append("]")
-        return list
-    }
-
     /// `positions` maps names to positions in a partial row; `nil` for full rows, in slot order.
     private func loadToMany(
         into snapshots: inout [DefaultSnapshot], positions: [String: Int]?, related: inout [PersistentIdentifier: DefaultSnapshot],
@@ -419,7 +405,7 @@ struct SnapshotReader {
                 .corrupt, message: "the table \(table.tableName) returned the row \(key) twice; the database file is damaged",
                 sql: nil, path: store.configuration.url.path)
         }
-        let keyList = Self.jsonList(of: keys)
+        let keyList = SQLiteQueryCompiler.jsonArray(of: keys)
         for (slot, property) in table.properties.enumerated() {
             let name = table.propertyNames[slot]
             guard let position = positions[name] else { continue }
