@@ -327,6 +327,66 @@ private func unsupportedDetails<T: PersistentModel>(_ predicate: Predicate<T>) -
         #expect(related == .comparison(.equal, property("trip"), .value(.identifier(id))))
     }
 
+    // MARK: Shapes translated before
+
+    @Test func aShapeTranslatedBeforeReadsEachPredicatesOwnValues() throws {
+        func named(_ name: String) -> Predicate<Trip> { #Predicate<Trip> { $0.name == name } }
+        for name in ["Paris", "Rome", "", "Zürich", "Paris"] {
+            #expect(try PredicateTranslator.translate(named(name)) == .comparison(.equal, property("name"), .value(.string(name))))
+        }
+        // A captured value of each kind read from the predicate's memory, and a `nil` literal kept.
+        func matching(_ int: Int, _ double: Double, _ bool: Bool, _ date: Date, _ uuid: UUID, _ string: String) -> Predicate<Specimen> {
+            #Predicate<Specimen> {
+                $0.int == int && $0.double < double && $0.bool != bool && ($0.date >= date || $0.uuid == uuid) && !($0.string == string)
+                    && $0.optionalString == nil
+            }
+        }
+        for index in 0..<4 {
+            let uuid = UUID()
+            let date = today.addingTimeInterval(Double(index))
+            let filter = try PredicateTranslator.translate(matching(index - 1, Double(index) / 2, index % 2 == 0, date, uuid, "s\(index)"))
+            #expect(filter == .and(
+                .and(
+                    .and(
+                        .and(
+                            .and(
+                                .comparison(.equal, property("int"), .value(.int(Int64(index - 1)))),
+                                .comparison(.less, property("double"), .value(.double(Double(index) / 2)))),
+                            .comparison(.notEqual, property("bool"), .value(.bool(index % 2 == 0)))),
+                        .or(
+                            .comparison(.greaterOrEqual, property("date"), .value(date.persistentValue)),
+                            .comparison(.equal, property("uuid"), .value(uuid.persistentValue)))),
+                    .not(.comparison(.equal, property("string"), .value(.string("s\(index)"))))),
+                .comparison(.equal, property("optionalString"), .value(.null))))
+        }
+    }
+
+    @Test func aShapeAppliesOnlyToTheKeyPathsAndOperatorsItWasTranslatedWith() throws {
+        // Each pair is of one expression type; they differ in a key path and in an operator.
+        for round in 0..<3 {
+            let name = "n\(round)"
+            let byName = try PredicateTranslator.translate(#Predicate<Trip> { $0.name == name })
+            let byDestination = try PredicateTranslator.translate(#Predicate<Trip> { $0.destination == name })
+            #expect(byName == .comparison(.equal, property("name"), .value(.string(name))))
+            #expect(byDestination == .comparison(.equal, property("destination"), .value(.string(name))))
+            let before = try PredicateTranslator.translate(#Predicate<Trip> { $0.startDate < today })
+            let after = try PredicateTranslator.translate(#Predicate<Trip> { $0.startDate > today })
+            #expect(before == .comparison(.less, property("startDate"), .value(.date(today))))
+            #expect(after == .comparison(.greater, property("startDate"), .value(.date(today))))
+        }
+    }
+
+    @Test func aShapeAppliesOnlyToPredicatesOnTheirOwnVariable() throws {
+        _ = try PredicateTranslator.translate(#Predicate<Trip> { $0.name == "Paris" })
+        // The same expression type, on a variable the predicate does not bind.
+        let foreign = Predicate<Trip>({ _ in
+            PredicateExpressions.build_Equal(
+                lhs: PredicateExpressions.build_KeyPath(root: PredicateExpressions.Variable<Trip>(), keyPath: \.name),
+                rhs: PredicateExpressions.build_Arg("Paris"))
+        })
+        #expect(unsupportedDetails(foreign)?.contains("not bound") == true)
+    }
+
     // MARK: The seeds' predicates
 
     @Test func seedSearchPredicateFoldsAnEmptySearchTextToTrue() throws {

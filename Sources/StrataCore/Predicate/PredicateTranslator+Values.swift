@@ -53,13 +53,20 @@ extension PredicateTranslator {
     /// a `String` captured for a lookup went through four of them; comparing the type costs a
     /// few. `nil` for other types.
     static func scalar(_ value: Any) -> PersistentValue? {
-        let type = type(of: value)
-        if type == String.self { return .string(value as! String) }
-        if type == Int.self { return (value as! Int).persistentValue }
-        if type == Double.self { return (value as! Double).persistentValue }
-        if type == Bool.self { return .bool(value as! Bool) }
-        if type == Date.self { return (value as! Date).persistentValue }
-        if type == UUID.self { return (value as! UUID).persistentValue }
+        guard let read = scalarReader(of: type(of: value)) else { return nil }
+        func read<V>(opened value: V) -> PersistentValue { withUnsafePointer(to: value) { read(UnsafeRawPointer($0)) } }
+        return _openExistential(value, do: read(opened:))
+    }
+
+    /// What ``scalar(_:)`` makes of a value of `type`, read from its memory, or `nil` for
+    /// other types; a ``PredicateShape`` reads captured values with it.
+    static func scalarReader(of type: Any.Type) -> (@Sendable (UnsafeRawPointer) -> PersistentValue)? {
+        if type == String.self { return { .string($0.load(as: String.self)) } }
+        if type == Int.self { return { $0.load(as: Int.self).persistentValue } }
+        if type == Double.self { return { $0.load(as: Double.self).persistentValue } }
+        if type == Bool.self { return { .bool($0.load(as: Bool.self)) } }
+        if type == Date.self { return { $0.load(as: Date.self).persistentValue } }
+        if type == UUID.self { return { $0.load(as: UUID.self).persistentValue } }
         return nil
     }
 

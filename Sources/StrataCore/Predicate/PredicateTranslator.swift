@@ -8,15 +8,19 @@ import Foundation
 /// conform stops the translation with an error naming it.
 enum PredicateTranslator {
     /// Translates `predicate` into a filter whose variable `0` is the fetched model;
-    /// `layout` is `T`'s, passed by a caller that has it.
+    /// `layout` is `T`'s, passed by a caller that has it. A predicate of a shape translated
+    /// before is translated by reading its values (see ``PredicateShape``).
     ///
     /// - Throws: `SwiftDataError.unsupportedPredicate` whose details name the node type
     ///   that could not be translated (e.g. `PredicateExpressions.ForcedUnwrap`) and why.
     static func translate<T: PersistentModel>(_ predicate: Predicate<T>, layout: ModelLayout = .of(T.self)) throws -> FilterExpression {
+        let lookup = PredicateShape.lookUp(predicate, layout: layout)
+        if case .filter(let filter) = lookup { return filter }
         var context = TranslationContext(fetched: layout, of: T.self, expressionType: type(of: predicate.expression))
         context.bind(predicate.variable.key, to: .property(variable: 0, path: []))
         let filter = try context.translate(predicate.expression)
         context.rememberNodeTypes()
+        if case .miss = lookup { PredicateShape.remember(predicate, filter: filter, layout: layout) }
         return filter
     }
 
