@@ -172,6 +172,38 @@ extension ContextEdgeTests {
         #expect(trips.first?.bucketList.count == 2)
     }
 
+    /// A to-one that several fetched models share is registered once from the snapshot the
+    /// store sent along, and not looked up again for each further model that lists it.
+    @Test func aPrefetchedToOneSharedByManyModelsIsNotLookedUpAgain() throws {
+        let controls = StoreControls()
+        let container = try recordingContainer(controls)
+        try insertTrip(into: container, name: "Lakes", items: 3)
+        try insertTrip(into: container, name: "Temples", items: 2)
+        controls.sendRelated([Trip.self, BucketListItem.self, LivingAccommodation.self])
+        let context = ModelContext(container)
+        controls.resetFetches()
+        var byTrip = FetchDescriptor<BucketListItem>(sortBy: [SortDescriptor(\.title)])
+        byTrip.relationshipKeyPathsForPrefetching = [\.trip]
+        let items = try context.fetch(byTrip)
+        #expect(controls.fetches == 1, "the shared trips were looked up again")
+        #expect(items.count == 5)
+        let trips = Dictionary(grouping: items) { $0.trip.map(ObjectIdentifier.init) }
+        #expect(trips.count == 2, "each trip is one model")
+        #expect(Set(items.compactMap { $0.trip?.name }) == ["Lakes", "Temples"])
+        // The related snapshots no prefetched relationship took are kept for later faults.
+        #expect(Set(items.compactMap { $0.trip?.livingAccommodation?.placeName }) == ["Hotel Seerose"])
+        #expect(controls.fetches == 1)
+
+        // A to-many whose members have one owner each: the members come along too.
+        let other = ModelContext(container)
+        controls.resetFetches()
+        var withItems = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
+        withItems.relationshipKeyPathsForPrefetching = [\.bucketList]
+        let fetched = try other.fetch(withItems)
+        #expect(fetched.map { $0.bucketList.count } == [3, 2])
+        #expect(controls.fetches == 1)
+    }
+
     /// Owners in a memory store; courses, which have no relationship to them, in a recording store.
     func twoStoreContainer(_ controls: StoreControls) throws -> ModelContainer {
         try ModelContainer(

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataMemory
+@_spi(StoreTesting) import StrataCore
 
 /// What a ``RecordingStore`` saw, and the failures it is told to produce.
 final class StoreControls: Sendable {
@@ -12,6 +13,9 @@ final class StoreControls: Sendable {
         var failingFetches = false
         var openContexts = 0
         var isClosed = false
+        /// When not empty, a fetch that prefetches sends every stored model of these types
+        /// along as related snapshots, as the WWDC24 session's JSONStore sends all it has.
+        var relatedTypes: [any PersistentModel.Type] = []
     }
 
     let state = Locked(State())
@@ -25,6 +29,7 @@ final class StoreControls: Sendable {
     func failNextSaves(_ count: Int) { state.withLock { $0.failingSaves = count } }
     func failFetches(_ fail: Bool) { state.withLock { $0.failingFetches = fail } }
     func resetFetches() { state.withLock { $0.fetches = 0 } }
+    func sendRelated(_ types: [any PersistentModel.Type]) { state.withLock { $0.relatedTypes = types } }
 }
 
 /// The error a ``RecordingStore`` throws when told to fail.
@@ -68,7 +73,19 @@ final class RecordingStore: DataStore, @unchecked Sendable {
             return state.failingFetches
         }
         if fails { throw InjectedFailure() }
-        return try inner.fetch(request)
+        let result = try inner.fetch(request)
+        let relatedTypes = configuration.controls.state.withLock { $0.relatedTypes }
+        guard !relatedTypes.isEmpty, !request.descriptor.relationshipKeyPathsForPrefetching.isEmpty else { return result }
+        var related: [PersistentIdentifier: DefaultSnapshot] = [:]
+        for type in relatedTypes {
+            for snapshot in try stored(type) { related[snapshot.persistentIdentifier] = snapshot }
+        }
+        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: result.fetchedSnapshots, relatedSnapshots: related)
+    }
+
+    private func stored<M: PersistentModel>(_ type: M.Type) throws -> [DefaultSnapshot] {
+        try inner.fetch(DataStoreFetchRequest(editingState: EditingState(), descriptor: FetchDescriptor<M>(), filter: .success(nil), sort: .success([])))
+            .fetchedSnapshots
     }
 
     func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {

@@ -107,16 +107,19 @@ extension ModelContext {
         }
     }
 
-    /// Loads the destinations of the named relationships of `models`, one lookup per relationship.
+    /// Loads the destinations of the named relationships of `models`, one lookup per
+    /// relationship, and returns how many of the `related` snapshots it registered.
     ///
     /// - Throws: The store's error.
+    @discardableResult
     func prefetch<T: PersistentModel>(
-        _ keyPaths: [PartialKeyPath<T>], of models: [T], related: inout [PersistentIdentifier: DefaultSnapshot]
-    ) throws {
+        _ keyPaths: [PartialKeyPath<T>], of models: [T], related: [PersistentIdentifier: DefaultSnapshot]
+    ) throws -> Int {
         let layout = ModelLayout.of(T.self)
         let runtime = try runtime(for: layout.entityName)
+        var taken = 0
         for keyPath in keyPaths {
-            guard let slot = layout.slotsByKeyPath[keyPath], runtime.relationshipBySlot[slot] != nil else { continue }
+            guard let slot = layout.slotsByKeyPath[keyPath], let relationship = runtime.relationshipBySlot[slot] else { continue }
             var ids: [PersistentIdentifier] = []
             for model in models {
                 guard let data = managedAny(model) else { continue }
@@ -126,21 +129,40 @@ extension ModelContext {
                 default: break
                 }
             }
-            try registerModels(of: ids, related: &related)
+            taken += try registerModels(of: ids, repeating: try destinationsCanRepeat(relationship), related: related)
         }
+        return taken
+    }
+
+    /// Whether a destination of `relationship` can be listed by several models: a to-one's
+    /// can (models share it), and so can a to-many's, unless its inverse is a to-one (each
+    /// destination then has one owner).
+    private func destinationsCanRepeat(_ relationship: EntityRuntime.RelationshipSlot) throws -> Bool {
+        guard !relationship.isToOne, let inverse = relationship.inverseSlot else { return true }
+        return try runtime(for: relationship.destination).relationshipBySlot[inverse]?.isToOne != true
     }
 
     /// Registers the models of `ids` that are not registered yet, from the snapshots the store
-    /// sent along with the fetch (taken out of `related`) or that the context knows, and for
-    /// the rest from one lookup per entity, in one batch.
-    private func registerModels(of ids: [PersistentIdentifier], related: inout [PersistentIdentifier: DefaultSnapshot]) throws {
+    /// sent along with the fetch (`related`) or that the context knows, and for the rest from
+    /// one lookup per entity, in one batch; `repeating` when an identifier can be listed
+    /// more than once. Returns how many snapshots it took from `related`.
+    ///
+    /// `related` is only read: removing each snapshot taken cost more than looking it up
+    /// (about 700 instructions: the deletion moves the keys after it). A caller that
+    /// remembers the rest for later faults need not when every one was taken.
+    private func registerModels(of ids: [PersistentIdentifier], repeating: Bool, related: [PersistentIdentifier: DefaultSnapshot]) throws -> Int {
         var snapshots: [DefaultSnapshot] = []
         snapshots.reserveCapacity(ids.count)
         var missing: [PersistentIdentifier] = []
-        for id in ids where registered[id] == nil {
+        var listed = Set<PersistentIdentifier>()
+        var taken = 0
+        for id in ids where registered[id] == nil && (!repeating || listed.insert(id).inserted) {
             let known = knownSnapshots.isEmpty ? nil : knownSnapshots.removeValue(forKey: id)
-            if let snapshot = related.removeValue(forKey: id) ?? known {
+            if let snapshot = related[id] {
                 snapshots.append(snapshot)
+                taken += 1
+            } else if let known {
+                snapshots.append(known)
             } else {
                 missing.append(id)
             }
@@ -148,11 +170,12 @@ extension ModelContext {
         // A lookup may teach the context other snapshots, so only a batch without one skips the probes.
         let unregistered = missing.isEmpty
         if !missing.isEmpty { snapshots += try lookupSnapshots(missing) }
-        guard let first = snapshots.first else { return }
+        guard let first = snapshots.first else { return 0 }
         func register<M: PersistentModel>(as type: M.Type) throws {
             _ = try materialize(&snapshots, partial: false, unregistered: unregistered, as: M.self)
         }
         try register(as: try runtime(for: first.persistentIdentifier.entityName).modelType)
+        return taken
     }
 }
 

@@ -39,8 +39,8 @@ extension FetchPlan {
         if prefetching {
             // The store's related snapshots go straight to the prefetched models, in order,
             // rather than into the context's cache of known snapshots and out again.
-            try context.prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models, related: &rows.related)
-            context.remember(rows.related)
+            let taken = try context.prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models, related: rows.related)
+            if taken < rows.related.count { context.remember(rows.related) }
         }
         return models
     }
