@@ -41,6 +41,13 @@ import Testing
 @Model final class Circle: Shape { var size = 0.0 }
 @Model final class Label: Shape { var size = "" }
 
+/// A to-many to the root of a hierarchy, without an inverse.
+@Model final class Atlas {
+    var title = ""
+    var journeys: [Journey] = []
+    init() {}
+}
+
 @Suite struct InheritanceTests {
     let schema = Schema([Journey.self, BusinessJourney.self, LeisureJourney.self])
 
@@ -98,6 +105,24 @@ import Testing
         #expect(try reader.fetch(FetchDescriptor<LeisureJourney>(predicate: #Predicate { $0.name == "Coast" })).first?.reason == "sun")
         let plan = reader.explain(FetchDescriptor<LeisureJourney>())
         #expect(plan.contains("_entity"), "a subclass's fetch does not test the stored class in the store:\n\(plan)")
+    }
+
+    /// A to-many to the root class, read from its fault in another context, holds each
+    /// member as the class it was saved as, in order.
+    @Test func aToManyToTheRootClassKeepsEachMembersClass() throws {
+        let container = try ModelContainer(for: Schema([Atlas.self, Journey.self, BusinessJourney.self, LeisureJourney.self]), configurations: [MemoryStoreConfiguration()])
+        let context = ModelContext(container)
+        let atlas = Atlas()
+        let business = BusinessJourney(name: "Summit", start: .distantPast)
+        business.perDiem = 80
+        atlas.journeys = [business, Journey(name: "Errand", start: .now), LeisureJourney(name: "Coast", start: .now, reason: "sun")]
+        context.insert(atlas)
+        try context.save()
+
+        let reader = ModelContext(container)
+        let read = try #require(try reader.fetch(FetchDescriptor<Atlas>()).first)
+        #expect(read.journeys.map { String(describing: type(of: $0)) } == ["BusinessJourney", "Journey", "LeisureJourney"])
+        #expect((read.journeys.first as? BusinessJourney)?.perDiem == 80 && (read.journeys.last as? LeisureJourney)?.reason == "sun")
     }
 
     @Test func aModelsInheritedPropertyIsObserved() throws {
