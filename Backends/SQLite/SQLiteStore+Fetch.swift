@@ -196,6 +196,7 @@ extension SQLiteStore {
     }
 
     func table<T: PersistentModel>(for type: T.Type) throws -> SQLiteSchemaMapping.Table {
+        if let table = tablesByType[ObjectIdentifier(T.self)] { return table }
         guard let table = mapping.tables[Schema.entityName(for: T.self)] else {
             throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
                 details: "the SQLite store \(path) holds no entity \(Schema.entityName(for: T.self))")

@@ -35,6 +35,9 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
     public let identifier: String
 
     let mapping: SQLiteSchemaMapping
+    /// The tables of the schema's model types, by type: a fetch finds its table with one
+    /// look-up, where the entity's name was looked up (a lock) and then hashed.
+    let tablesByType: [ObjectIdentifier: SQLiteSchemaMapping.Table]
     let compiler: SQLiteQueryCompiler
     /// The text of every statement that writes rows, built once per table and shape.
     let statements: SQLiteWriteStatements
@@ -64,6 +67,7 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
         self.configuration = configuration
         self.schema = schema
         self.mapping = SQLiteSchemaMapping(schema: schema)
+        self.tablesByType = Self.tablesByType(schema, mapping)
         self.statements = SQLiteWriteStatements(mapping: mapping)
         let memory = configuration.isStoredInMemoryOnly
         path = memory ? ":memory:" : configuration.url.path
@@ -81,6 +85,15 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
         externalStorage = memory ? nil : ExternalStorage(directory: Self.externalDirectory(of: URL(fileURLWithPath: path)), permissions: configuration.filePermissions)
         writer = connection
         sharesWriterForReads = memory
+    }
+
+    private static func tablesByType(_ schema: Schema, _ mapping: SQLiteSchemaMapping) -> [ObjectIdentifier: SQLiteSchemaMapping.Table] {
+        var tables: [ObjectIdentifier: SQLiteSchemaMapping.Table] = [:]
+        for entity in schema.entities {
+            guard let type = entity.modelType, let table = mapping.tables[Schema.entityName(for: type)] else { continue }
+            tables[ObjectIdentifier(type)] = table
+        }
+        return tables
     }
 
     private static func checkFile(_ configuration: ModelConfiguration) throws {

@@ -121,9 +121,9 @@ struct FetchPlan<T: PersistentModel> {
     /// Where `T`'s models are stored, which of that store entity's classes a plan keeps, and
     /// whether it holds other classes.
     private static func hierarchy(of layout: ModelLayout, includeSubclasses: Bool) -> (String, [String]?, Bool) {
-        let family = ModelHierarchies.names(inheritingFrom: layout.entityName)
-        let shared = layout.identifierEntityName != layout.entityName || family.count > 1
+        let shared = layout.identifierEntityName != layout.entityName || ModelHierarchies.hasDescendants(layout.entityName)
         guard shared else { return (layout.identifierEntityName, nil, false) }
+        let family = ModelHierarchies.names(inheritingFrom: layout.entityName)
         let names = includeSubclasses ? family : [layout.entityName]
         let keepsAll = includeSubclasses && layout.identifierEntityName == layout.entityName
         return (layout.identifierEntityName, keepsAll ? nil : names, true)

@@ -23,4 +23,10 @@ enum ModelHierarchies {
         guard let known = descendants.withLock({ $0[entityName] }), !known.isEmpty else { return [entityName] }
         return [entityName] + known.sorted()
     }
+
+    /// Whether an entity is known to have subclasses; in an app without class hierarchies
+    /// the answer takes no hash of the name.
+    static func hasDescendants(_ entityName: String) -> Bool {
+        descendants.withLock { !$0.isEmpty && $0[entityName]?.isEmpty == false }
+    }
 }
