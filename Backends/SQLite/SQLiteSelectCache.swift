@@ -73,6 +73,15 @@ final class SQLiteSelectCache: Sendable {
         compile: (FilterExpression?) throws -> SQLiteQuery
     ) throws -> SQLiteQuery {
         var constants: [PersistentValue] = []
+        // A fetch repeated in a loop matches the last shape in place: no shape is built, hashed or freed.
+        if let filter, let last = entries.withLock({ $0.last }), let shape = last.key.filter, last.key.entity == entity,
+            last.key.columns == columns, last.key.sort == sort
+        {
+            if Self.matches(filter, shape: shape, constants: &constants), let (sql, recipe) = last.entry {
+                return Self.query(sql, recipe, constants: constants, storeIdentifier: storeIdentifier)
+            }
+            constants.removeAll(keepingCapacity: true)
+        }
         var cacheable = true
         let shape = filter?.replacingValues { value in
             if let placeholder = Self.placeholder(for: value) {
@@ -103,6 +112,11 @@ final class SQLiteSelectCache: Sendable {
             }
         }
         guard let (sql, recipe) = entry else { return try compile(filter) }
+        return Self.query(sql, recipe, constants: constants, storeIdentifier: storeIdentifier)
+    }
+
+    /// A kept shape's statement with `constants` bound as `recipe` says.
+    private static func query(_ sql: String, _ recipe: [Binding], constants: [PersistentValue], storeIdentifier: String) -> SQLiteQuery {
         var bindings: [SQLiteValue] = []
         bindings.reserveCapacity(recipe.count)
         for binding in recipe {
@@ -112,6 +126,53 @@ final class SQLiteSelectCache: Sendable {
             }
         }
         return SQLiteQuery(sql: sql, bindings: bindings)
+    }
+
+    /// Whether `filter`, with its constants taken out as ``select(entity:columns:filter:sort:storeIdentifier:compile:)``
+    /// takes them, is `shape`; the constants taken out are appended to `constants` in order.
+    /// `false` for a filter with a NaN, which is never cached.
+    static func matches(_ filter: FilterExpression, shape: FilterExpression, constants: inout [PersistentValue]) -> Bool {
+        switch (filter, shape) {
+        case (.value(let value), .value(let shaped)):
+            if let placeholder = placeholder(for: value) {
+                constants.append(value)
+                return placeholder == shaped
+            }
+            if case .double(let number) = value, number.isNaN { return false }
+            if case .decimal(let number) = value, number.isNaN { return false }
+            return value == shaped
+        case (.list, .list), (.property, .property):
+            return filter == shape
+        case (.comparison(let op, let lhs, let rhs), .comparison(let shapedOp, let shapedLHS, let shapedRHS)):
+            return op == shapedOp && matches(lhs, shape: shapedLHS, constants: &constants) && matches(rhs, shape: shapedRHS, constants: &constants)
+        case (.and(let lhs, let rhs), .and(let shapedLHS, let shapedRHS)), (.or(let lhs, let rhs), .or(let shapedLHS, let shapedRHS)),
+            (.coalesce(let lhs, let rhs), .coalesce(let shapedLHS, let shapedRHS)),
+            (.contains(let lhs, let rhs), .contains(let shapedLHS, let shapedRHS)):
+            return matches(lhs, shape: shapedLHS, constants: &constants) && matches(rhs, shape: shapedRHS, constants: &constants)
+        case (.not(let operand), .not(let shaped)), (.negate(let operand), .negate(let shaped)), (.count(let operand), .count(let shaped)):
+            return matches(operand, shape: shaped, constants: &constants)
+        case (.arithmetic(let op, let lhs, let rhs), .arithmetic(let shapedOp, let shapedLHS, let shapedRHS)):
+            return op == shapedOp && matches(lhs, shape: shapedLHS, constants: &constants) && matches(rhs, shape: shapedRHS, constants: &constants)
+        case (.stringTest(let test, let lhs, let rhs), .stringTest(let shapedTest, let shapedLHS, let shapedRHS)):
+            return test == shapedTest && matches(lhs, shape: shapedLHS, constants: &constants) && matches(rhs, shape: shapedRHS, constants: &constants)
+        case (.stringOrder(let order, let lhs, let rhs), .stringOrder(let shapedOrder, let shapedLHS, let shapedRHS)):
+            return order == shapedOrder && matches(lhs, shape: shapedLHS, constants: &constants) && matches(rhs, shape: shapedRHS, constants: &constants)
+        case (.conditional(let test, let then, let otherwise), .conditional(let shapedTest, let shapedThen, let shapedOtherwise)):
+            return matches(test, shape: shapedTest, constants: &constants) && matches(then, shape: shapedThen, constants: &constants)
+                && matches(otherwise, shape: shapedOtherwise, constants: &constants)
+        case (.rangeContains(let lower, let upper, let closed, let element), .rangeContains(let shapedLower, let shapedUpper, let shapedClosed, let shapedElement)):
+            return closed == shapedClosed && matches(lower, shape: shapedLower, constants: &constants)
+                && matches(upper, shape: shapedUpper, constants: &constants) && matches(element, shape: shapedElement, constants: &constants)
+        case (.anySatisfy(let collection, let variable, let test), .anySatisfy(let shapedCollection, let shapedVariable, let shapedTest)),
+            (.allSatisfy(let collection, let variable, let test), .allSatisfy(let shapedCollection, let shapedVariable, let shapedTest)),
+            (.filter(let collection, let variable, let test), .filter(let shapedCollection, let shapedVariable, let shapedTest)):
+            return variable == shapedVariable && matches(collection, shape: shapedCollection, constants: &constants)
+                && matches(test, shape: shapedTest, constants: &constants)
+        case (.aggregate(let aggregate, let operand), .aggregate(let shapedAggregate, let shaped)):
+            return aggregate == shapedAggregate && matches(operand, shape: shaped, constants: &constants)
+        default:
+            return false
+        }
     }
 
     /// The number of shapes kept or refused; for tests.
