@@ -66,13 +66,12 @@ final class PredicateShape: @unchecked Sendable {  // immutable; AnyKeyPath is n
         case unrecordable
     }
 
-    /// The filter of `predicate` from the shape last kept for its expression type.
-    static func lookUp<T: PersistentModel>(_ predicate: Predicate<T>, layout: ModelLayout) -> Lookup {
-        guard let kept = shapes.withLock({ $0[ObjectIdentifier(type(of: predicate.expression))] }) else { return .miss }
+    /// The filter of the predicate of `expression` and `variable` from the shape last kept
+    /// for its expression type.
+    static func lookUp(_ expression: any StandardPredicateExpression<Bool>, variable: PredicateExpressions.VariableID, layout: ModelLayout) -> Lookup {
+        guard let kept = shapes.withLock({ $0[ObjectIdentifier(type(of: expression))] }) else { return .miss }
         guard let shape = kept else { return .unrecordable }
-        guard shape.layout == ObjectIdentifier(layout), let filter = shape.filter(of: predicate.expression, variable: predicate.variable.key) else {
-            return .miss
-        }
+        guard shape.layout == ObjectIdentifier(layout), let filter = shape.filter(of: expression, variable: variable) else { return .miss }
         return .filter(filter)
     }
 
@@ -115,16 +114,17 @@ final class PredicateShape: @unchecked Sendable {  // immutable; AnyKeyPath is n
     /// cannot be recorded; bounded by the app's predicates.
     private static let shapes = Locked<[ObjectIdentifier: PredicateShape?]>([:])
 
-    /// Keeps the shape of `predicate`, just translated into `filter` in `layout`, or that its
-    /// expression type has none when a node cannot record where its contents lie.
-    static func remember<T: PersistentModel>(_ predicate: Predicate<T>, filter: FilterExpression, layout: ModelLayout) {
+    /// Keeps the shape of the predicate of `expression`, just translated into `filter` in
+    /// `layout`, or that its expression type has none when a node cannot record where its
+    /// contents lie.
+    static func remember(_ expression: any StandardPredicateExpression<Bool>, filter: FilterExpression, layout: ModelLayout) {
         var recorder = Recorder()
         var leaf = 0
         var shape: PredicateShape?
-        if recorder.record(predicate.expression, at: 0), let template = recorder.template(of: filter, leaf: &leaf), leaf == recorder.leaves.count {
+        if recorder.record(expression, at: 0), let template = recorder.template(of: filter, leaf: &leaf), leaf == recorder.leaves.count {
             shape = PredicateShape(layout: layout, checks: recorder.checks, values: recorder.values, template: template)
         }
-        shapes.withLock { $0[ObjectIdentifier(type(of: predicate.expression))] = .some(shape) }
+        shapes.withLock { $0[ObjectIdentifier(type(of: expression))] = .some(shape) }
     }
 
     /// What a walk over an expression found, in translation order.

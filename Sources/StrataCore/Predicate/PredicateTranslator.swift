@@ -14,13 +14,25 @@ enum PredicateTranslator {
     /// - Throws: `SwiftDataError.unsupportedPredicate` whose details name the node type
     ///   that could not be translated (e.g. `PredicateExpressions.ForcedUnwrap`) and why.
     static func translate<T: PersistentModel>(_ predicate: Predicate<T>, layout: ModelLayout = .of(T.self)) throws -> FilterExpression {
-        let lookup = PredicateShape.lookUp(predicate, layout: layout)
+        try translate(predicate.expression, variable: predicate.variable.key, of: T.self, layout: layout)
+    }
+
+    /// Translates the predicate of `expression` and `variable` on models of `type`, whose
+    /// layout is `layout`: the parts of a `Predicate` a translation reads, in code that is
+    /// not generic over the model type.
+    ///
+    /// - Throws: As ``translate(_:layout:)``.
+    static func translate(
+        _ expression: any StandardPredicateExpression<Bool>, variable: PredicateExpressions.VariableID, of type: any PersistentModel.Type,
+        layout: ModelLayout
+    ) throws -> FilterExpression {
+        let lookup = PredicateShape.lookUp(expression, variable: variable, layout: layout)
         if case .filter(let filter) = lookup { return filter }
-        var context = TranslationContext(fetched: layout, of: T.self, expressionType: type(of: predicate.expression))
-        context.bind(predicate.variable.key, to: .property(variable: 0, path: []))
-        let filter = try context.translate(predicate.expression)
+        var context = TranslationContext(fetched: layout, of: type, expressionType: Swift.type(of: expression))
+        context.bind(variable, to: .property(variable: 0, path: []))
+        let filter = try context.translate(expression)
         context.rememberNodeTypes()
-        if case .miss = lookup { PredicateShape.remember(predicate, filter: filter, layout: layout) }
+        if case .miss = lookup { PredicateShape.remember(expression, filter: filter, layout: layout) }
         return filter
     }
 
