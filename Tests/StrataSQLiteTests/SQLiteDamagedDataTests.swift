@@ -40,6 +40,16 @@ enum GaugeMode: Codable, Hashable {
     }
 }
 
+/// A model with a to-one, whose column holds the destination's key.
+@Model final class Dial {
+    var name: String
+    var gauge: Gauge?
+    init(name: String, gauge: Gauge?) {
+        self.name = name
+        self.gauge = gauge
+    }
+}
+
 /// Rows another writer left in a shape the model cannot read: each fails the fetch with a
 /// typed error naming the entity, the property and the row, and the other rows stay readable.
 @Suite struct SQLiteDamagedDataTests {
@@ -105,6 +115,35 @@ enum GaugeMode: Codable, Hashable {
             labels.propertiesToFetch = [\.label]
             #expect(try ModelContext(container).fetch(labels).map(\.label) == ["a", "b", "c"])
         }
+    }
+
+    /// A to-one's column holds the destination's key (an INTEGER) or NULL; anything else
+    /// fails the fetch naming the row, and NULL reads as no destination.
+    @Test(arguments: [
+        (#"2.5"#, "holds a REAL"), (#"'junk'"#, "holds a TEXT value that is not a identifier"), (#"x'01'"#, "holds a BLOB"),
+    ])
+    func aToOneColumnHoldingSomethingElseThanAKeyFailsTheFetchNamingTheRow(_ damage: (value: String, problem: String)) throws {
+        let container = try ModelContainer(for: Dial.self, Gauge.self, configurations: ModelConfiguration(url: url))
+        let context = ModelContext(container)
+        let gauge = Gauge(label: "a")
+        for name in ["left", "right", "none"] { context.insert(Dial(name: name, gauge: name == "none" ? nil : gauge)) }
+        try context.save()
+        let right = try #require(try context.fetch(FetchDescriptor<Dial>(predicate: #Predicate { $0.name == "right" })).first)
+        try SQLiteConnection(path: url.path).execute(#"UPDATE "Dial" SET "gauge" = "# + damage.value + #" WHERE "name" = 'right'"#)
+
+        let reader = ModelContext(container)
+        do {
+            let dials = try reader.fetch(FetchDescriptor<Dial>())
+            Issue.record("the fetch returned \(dials.count) dials over a damaged row")
+        } catch let error as SwiftDataError {
+            #expect(error == .modelValidationFailure)
+            #expect(error.details.contains("Dial.gauge"), "\(error.details)")
+            #expect(error.details.contains(damage.problem), "\(error.details)")
+            #expect(error.details.contains("\(right.persistentModelID)"), "\(error.details)")
+        }
+        let others = try reader.fetch(FetchDescriptor<Dial>(predicate: #Predicate { $0.name != "right" }, sortBy: [SortDescriptor(\.name)]))
+        #expect(others.map(\.name) == ["left", "none"])
+        #expect(others.map { $0.gauge?.label } == ["a", nil])
     }
 
     /// A property left out by `propertiesToFetch` loads when read; if its stored value is
