@@ -90,7 +90,9 @@ struct FetchPlan<T: PersistentModel> {
         } else {
             filter = Self.keeping(classNames, nil).map { .store($0) } ?? .none
         }
-        if descriptor.sortBy.isEmpty {
+        // `count`, not `isEmpty`: in this code, compiled once for every `T`, `isEmpty` is a call
+        // through `Collection` after three metadata and witness-table requests.
+        if descriptor.sortBy.count == 0 {
             sort = .none
         } else {
             do {
