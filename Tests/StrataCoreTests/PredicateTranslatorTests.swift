@@ -334,6 +334,13 @@ private func unsupportedDetails<T: PersistentModel>(_ predicate: Predicate<T>) -
         for name in ["Paris", "Rome", "", "Zürich", "Paris"] {
             #expect(try PredicateTranslator.translate(named(name)) == .comparison(.equal, property("name"), .value(.string(name))))
         }
+        // The shape was kept, so the translations after the first read their values.
+        let madrid = named("Madrid")
+        guard case .filter(let kept) = PredicateShape.lookUp(madrid.expression, variable: madrid.variable.key, layout: .of(Trip.self)) else {
+            Issue.record("no shape was kept for \(madrid)")
+            return
+        }
+        #expect(kept == .comparison(.equal, property("name"), .value(.string("Madrid"))))
         // A captured value of each kind read from the predicate's memory, and a `nil` literal kept.
         func matching(_ int: Int, _ double: Double, _ bool: Bool, _ date: Date, _ uuid: UUID, _ string: String) -> Predicate<Specimen> {
             #Predicate<Specimen> {

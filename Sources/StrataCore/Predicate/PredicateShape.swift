@@ -143,8 +143,10 @@ final class PredicateShape: @unchecked Sendable {  // immutable; AnyKeyPath is n
         /// Records `node`, found at `offset` bytes into the expression; `false` when it or a
         /// node inside it cannot be recorded.
         mutating func record(_ node: Any, at offset: Int) -> Bool {
-            guard let recordable = node as? any FilterShapeRecordable else { return false }
-            return recordable.recordShape(at: offset, &self)
+            // Through the translator's table of node types: a cast to a protocol the node does
+            // not conform to searches every conformance record of the process.
+            guard let translatable = TranslationContext.translatableType(of: type(of: node)) else { return false }
+            return translatable.recordShape(opening: node, at: offset, &self)
         }
 
         /// Records `node`, stored at `field` bytes into a node found at `offset`; `false` when
@@ -195,19 +197,9 @@ final class PredicateShape: @unchecked Sendable {  // immutable; AnyKeyPath is n
     }
 }
 
-/// A `PredicateExpressions` node that can say where, in an expression, its captured values,
-/// key paths, operators and variables lie, for ``PredicateShape``.
-///
-/// A node may conform only when its translation is fixed by those contents and its type:
-/// it writes a value into the filter for each captured value and `nil` literal, in
-/// translation order, and none of its own.
-protocol FilterShapeRecordable {
-    /// Records this node, found at `offset` bytes into the expression, and its operands;
-    /// `false` when they cannot be recorded.
-    func recordShape(at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool
-}
+// The nodes that record their shape (see `FilterTranslatable.recordShape(at:_:)`).
 
-extension PredicateExpressions.Variable: FilterShapeRecordable {
+extension PredicateExpressions.Variable {
     func recordShape(at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool {
         guard let field = MemoryLayout<Self>.offset(of: \.key) else { return false }
         recorder.checks.append(.variable(offset + field))
@@ -215,7 +207,7 @@ extension PredicateExpressions.Variable: FilterShapeRecordable {
     }
 }
 
-extension PredicateExpressions.KeyPath: FilterShapeRecordable {
+extension PredicateExpressions.KeyPath {
     func recordShape(at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool {
         // A key path on a captured value translates to the value it reads, which can change.
         guard Root.self == PredicateExpressions.Variable<Root.Output>.self, let field = MemoryLayout<Self>.offset(of: \.keyPath) else { return false }
@@ -224,7 +216,7 @@ extension PredicateExpressions.KeyPath: FilterShapeRecordable {
     }
 }
 
-extension PredicateExpressions.Value: FilterShapeRecordable {
+extension PredicateExpressions.Value {
     func recordShape(at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool {
         guard let field = MemoryLayout<Self>.offset(of: \.value), let read = PredicateTranslator.scalarReader(of: Output.self) else { return false }
         recorder.recordValue(at: offset + field, read: read)
@@ -232,26 +224,26 @@ extension PredicateExpressions.Value: FilterShapeRecordable {
     }
 }
 
-extension PredicateExpressions.NilLiteral: FilterShapeRecordable {
+extension PredicateExpressions.NilLiteral {
     func recordShape(at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool {
         recorder.leaves.append(.constant)
         return true
     }
 }
 
-extension PredicateExpressions.Equal: FilterShapeRecordable {
+extension PredicateExpressions.Equal {
     func recordShape(at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool {
         recorder.record(self, \.lhs, \.rhs, at: offset)
     }
 }
 
-extension PredicateExpressions.NotEqual: FilterShapeRecordable {
+extension PredicateExpressions.NotEqual {
     func recordShape(at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool {
         recorder.record(self, \.lhs, \.rhs, at: offset)
     }
 }
 
-extension PredicateExpressions.Comparison: FilterShapeRecordable {
+extension PredicateExpressions.Comparison {
     func recordShape(at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool {
         guard let field = MemoryLayout<Self>.offset(of: \.op) else { return false }
         recorder.checks.append(.comparison(offset + field, op))
@@ -259,19 +251,19 @@ extension PredicateExpressions.Comparison: FilterShapeRecordable {
     }
 }
 
-extension PredicateExpressions.Conjunction: FilterShapeRecordable {
+extension PredicateExpressions.Conjunction {
     func recordShape(at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool {
         recorder.record(self, \.lhs, \.rhs, at: offset)
     }
 }
 
-extension PredicateExpressions.Disjunction: FilterShapeRecordable {
+extension PredicateExpressions.Disjunction {
     func recordShape(at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool {
         recorder.record(self, \.lhs, \.rhs, at: offset)
     }
 }
 
-extension PredicateExpressions.Negation: FilterShapeRecordable {
+extension PredicateExpressions.Negation {
     func recordShape(at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool {
         recorder.record(wrapped, at: offset, field: MemoryLayout<Self>.offset(of: \.wrapped))
     }

@@ -72,6 +72,19 @@ protocol FilterTranslatable {
     ///
     /// - Throws: `SwiftDataError.unsupportedPredicate` naming the node that cannot be translated.
     func translate(_ context: inout TranslationContext) throws -> FilterExpression
+
+    /// Records where this node, found at `offset` bytes into a predicate's expression, and
+    /// its operands keep their captured values, key paths, operators and variables, for
+    /// ``PredicateShape``; `false` when they cannot be recorded (the default).
+    ///
+    /// A node may record itself only when its translation is fixed by those contents and
+    /// its type: it writes a value into the filter for each captured value and `nil`
+    /// literal, in translation order, and none of its own.
+    func recordShape(at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool
+}
+
+extension FilterTranslatable {
+    func recordShape(at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool { false }
 }
 
 /// The state of one translation: what each predicate variable stands for, and the last
@@ -169,7 +182,8 @@ struct TranslationContext {
         return translatable
     }
 
-    private static func translatableType(of type: Any.Type) -> (any FilterTranslatable.Type)? {
+    /// Whether nodes of `type` are ``FilterTranslatable``, from a table of the types met before.
+    static func translatableType(of type: Any.Type) -> (any FilterTranslatable.Type)? {
         let key = ObjectIdentifier(type)
         if let known = translatableTypes.withLock({ $0[key] }) { return known }
         let translatable = type as? any FilterTranslatable.Type
@@ -182,5 +196,10 @@ extension FilterTranslatable {
     /// Translates `expression`, which is of this type.
     static func translate(opening expression: Any, _ context: inout TranslationContext) throws -> FilterExpression {
         try (expression as! Self).translate(&context)
+    }
+
+    /// Records `expression`, which is of this type (see ``recordShape(at:_:)``).
+    static func recordShape(opening expression: Any, at offset: Int, _ recorder: inout PredicateShape.Recorder) -> Bool {
+        (expression as! Self).recordShape(at: offset, &recorder)
     }
 }
