@@ -41,14 +41,15 @@ final class PredicateShape: @unchecked Sendable {  // immutable; AnyKeyPath is n
         let read: @Sendable (UnsafeRawPointer) -> PersistentValue
     }
 
-    /// The layout the filter's property paths were found in.
-    private let layout: ObjectIdentifier
+    /// The layout the filter's property paths were found in, held so that no other layout
+    /// can take its address.
+    private let layout: ModelLayout
     private let checks: [Check]
     private let values: [Value]
     private let template: Template
 
     private init(layout: ModelLayout, checks: [Check], values: [Value], template: Template) {
-        self.layout = ObjectIdentifier(layout)
+        self.layout = layout
         self.checks = checks
         self.values = values
         self.template = template
@@ -71,7 +72,7 @@ final class PredicateShape: @unchecked Sendable {  // immutable; AnyKeyPath is n
     static func lookUp(_ expression: any StandardPredicateExpression<Bool>, variable: PredicateExpressions.VariableID, layout: ModelLayout) -> Lookup {
         guard let kept = shapes.withLock({ $0[ObjectIdentifier(type(of: expression))] }) else { return .miss }
         guard let shape = kept else { return .unrecordable }
-        guard shape.layout == ObjectIdentifier(layout), let filter = shape.filter(of: expression, variable: variable) else { return .miss }
+        guard shape.layout === layout, let filter = shape.filter(of: expression, variable: variable) else { return .miss }
         return .filter(filter)
     }
 
