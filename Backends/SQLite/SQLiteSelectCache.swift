@@ -84,13 +84,11 @@ final class SQLiteSelectCache: Sendable {
         }
         var cacheable = true
         let shape = filter?.replacingValues { value in
-            if let placeholder = Self.placeholder(for: value) {
-                constants.append(value)
-                return placeholder
+            guard let shaped = Self.shapeValue(of: value, constants: &constants) else {
+                cacheable = false
+                return value
             }
-            if case .double(let number) = value, number.isNaN { cacheable = false }  // NaN != NaN: never found again
-            if case .decimal(let number) = value, number.isNaN { cacheable = false }
-            return value
+            return shaped
         }
         guard cacheable else { return try compile(filter) }
         let key = Key(entity: entity, columns: columns, filter: shape, sort: sort)
@@ -134,13 +132,7 @@ final class SQLiteSelectCache: Sendable {
     static func matches(_ filter: FilterExpression, shape: FilterExpression, constants: inout [PersistentValue]) -> Bool {
         switch (filter, shape) {
         case (.value(let value), .value(let shaped)):
-            if let placeholder = placeholder(for: value) {
-                constants.append(value)
-                return placeholder == shaped
-            }
-            if case .double(let number) = value, number.isNaN { return false }
-            if case .decimal(let number) = value, number.isNaN { return false }
-            return value == shaped
+            return shapeValue(of: value, constants: &constants) == shaped
         case (.list, .list), (.property, .property):
             return filter == shape
         case (.comparison(let op, let lhs, let rhs), .comparison(let shapedOp, let shapedLHS, let shapedRHS)):
@@ -173,6 +165,19 @@ final class SQLiteSelectCache: Sendable {
         default:
             return false
         }
+    }
+
+    /// What `value` is in a shape: its class's ``placeholder(for:)``, when it is taken out
+    /// (then appended to `constants`), or itself; `nil` for a NaN, which makes a shape that is
+    /// never found again (NaN != NaN) and so is not cached.
+    private static func shapeValue(of value: PersistentValue, constants: inout [PersistentValue]) -> PersistentValue? {
+        if let placeholder = placeholder(for: value) {
+            constants.append(value)
+            return placeholder
+        }
+        if case .double(let number) = value, number.isNaN { return nil }
+        if case .decimal(let number) = value, number.isNaN { return nil }
+        return value
     }
 
     /// The number of shapes kept or refused; for tests.
