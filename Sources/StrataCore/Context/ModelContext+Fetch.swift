@@ -111,7 +111,6 @@ extension ModelContext {
     /// relationship, and returns how many of the `related` snapshots it registered.
     ///
     /// - Throws: The store's error.
-    @discardableResult
     func prefetch<T: PersistentModel>(
         _ keyPaths: [PartialKeyPath<T>], of models: [T], related: [PersistentIdentifier: DefaultSnapshot]
     ) throws -> Int {
