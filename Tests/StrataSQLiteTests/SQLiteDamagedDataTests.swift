@@ -50,6 +50,25 @@ enum GaugeMode: Codable, Hashable {
     }
 }
 
+/// Checks that `fetch` fails with `modelValidationFailure` whose details name `property`
+/// (as `Entity.property`), the `problem` and the damaged `row`.
+private func expectDamagedRow<M>(
+    _ row: PersistentIdentifier, property: String, problem: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ fetch: () throws -> [M]
+) {
+    do {
+        let models = try fetch()
+        Issue.record("the fetch returned \(models.count) models over a damaged row", sourceLocation: sourceLocation)
+    } catch let error as SwiftDataError {
+        #expect(error == .modelValidationFailure, sourceLocation: sourceLocation)
+        #expect(error.details.contains(property), "\(error.details)", sourceLocation: sourceLocation)
+        #expect(error.details.contains(problem), "\(error.details)", sourceLocation: sourceLocation)
+        #expect(error.details.contains("\(row)"), "\(error.details)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected SwiftDataError.modelValidationFailure, got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
 /// Rows another writer left in a shape the model cannot read: each fails the fetch with a
 /// typed error naming the entity, the property and the row, and the other rows stay readable.
 @Suite struct SQLiteDamagedDataTests {
@@ -93,15 +112,7 @@ enum GaugeMode: Codable, Hashable {
     func aValueThatNoLongerFitsTheModelFailsTheFetchNamingTheRow(_ damage: (assignment: String, property: String, problem: String)) throws {
         let (container, row) = try damagedStore(setting: damage.assignment)
         let context = ModelContext(container)
-        do {
-            let gauges = try context.fetch(FetchDescriptor<Gauge>())
-            Issue.record("the fetch returned \(gauges.count) gauges over a damaged row")
-        } catch let error as SwiftDataError {
-            #expect(error == .modelValidationFailure)
-            #expect(error.details.contains("Gauge.\(damage.property)"), "\(error.details)")
-            #expect(error.details.contains(damage.problem), "\(error.details)")
-            #expect(error.details.contains("\(row)"), "\(error.details)")
-        }
+        expectDamagedRow(row, property: "Gauge.\(damage.property)", problem: damage.problem) { try context.fetch(FetchDescriptor<Gauge>()) }
 
         // The rest of the store reads on: by predicate, by identifier, and by property.
         let others = try context.fetch(FetchDescriptor<Gauge>(predicate: #Predicate { $0.label != "b" }, sortBy: [SortDescriptor(\.label)]))
@@ -132,15 +143,7 @@ enum GaugeMode: Codable, Hashable {
         try SQLiteConnection(path: url.path).execute(#"UPDATE "Dial" SET "gauge" = "# + damage.value + #" WHERE "name" = 'right'"#)
 
         let reader = ModelContext(container)
-        do {
-            let dials = try reader.fetch(FetchDescriptor<Dial>())
-            Issue.record("the fetch returned \(dials.count) dials over a damaged row")
-        } catch let error as SwiftDataError {
-            #expect(error == .modelValidationFailure)
-            #expect(error.details.contains("Dial.gauge"), "\(error.details)")
-            #expect(error.details.contains(damage.problem), "\(error.details)")
-            #expect(error.details.contains("\(right.persistentModelID)"), "\(error.details)")
-        }
+        expectDamagedRow(right.persistentModelID, property: "Dial.gauge", problem: damage.problem) { try reader.fetch(FetchDescriptor<Dial>()) }
         let others = try reader.fetch(FetchDescriptor<Dial>(predicate: #Predicate { $0.name != "right" }, sortBy: [SortDescriptor(\.name)]))
         #expect(others.map(\.name) == ["left", "none"])
         #expect(others.map { $0.gauge?.label } == ["a", nil])
