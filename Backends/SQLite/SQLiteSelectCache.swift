@@ -132,7 +132,8 @@ final class SQLiteSelectCache: Sendable {
     static func matches(_ filter: FilterExpression, shape: FilterExpression, constants: inout [PersistentValue]) -> Bool {
         switch (filter, shape) {
         case (.value(let value), .value(let shaped)):
-            return shapeValue(of: value, constants: &constants) == shaped
+            guard let value = shapeValue(of: value, constants: &constants) else { return false }
+            return value == shaped
         case (.list, .list), (.property, .property):
             return filter == shape
         case (.comparison(let op, let lhs, let rhs), .comparison(let shapedOp, let shapedLHS, let shapedRHS)):
@@ -170,6 +171,7 @@ final class SQLiteSelectCache: Sendable {
     /// What `value` is in a shape: its class's ``placeholder(for:)``, when it is taken out
     /// (then appended to `constants`), or itself; `nil` for a NaN, which makes a shape that is
     /// never found again (NaN != NaN) and so is not cached.
+    @inline(__always)
     private static func shapeValue(of value: PersistentValue, constants: inout [PersistentValue]) -> PersistentValue? {
         if let placeholder = placeholder(for: value) {
             constants.append(value)
