@@ -38,6 +38,18 @@ final class SQLiteConnection {
     /// The path the connection was opened with.
     let path: String
 
+    /// The main database's data version as of the connection's last read
+    /// (`SQLITE_FCNTL_DATA_VERSION`, read without a transaction): it moves when a read
+    /// starts after another connection committed; `nil` when SQLite does not answer.
+    var dataVersion: UInt32? {
+        var version: UInt32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK ? version : nil
+    }
+
+    /// The store's external change count its writer gave after a read of this connection
+    /// that saw `dataVersion` (see `SQLiteStore.externalChangeCount(asOfLastReadOn:)`).
+    var knownExternalChangeCount: (dataVersion: UInt32, count: Int64)?
+
     deinit {
         lastCached = nil
         statementCache.removeAll()

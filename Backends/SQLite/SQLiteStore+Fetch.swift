@@ -9,25 +9,29 @@ extension SQLiteStore {
     ///   the store does not hold, ``DataStoreError/preferInMemoryFilter`` or ``DataStoreError/preferInMemorySort``
     ///   for what SQL cannot express, ``SQLiteStoreError``, or ``SwiftDataError/modelValidationFailure`` naming the row, the entity and the property of a value that cannot be of its property's kind.
     public func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        try read { connection in try fetch(request, on: connection) }
+    }
+
+    private func fetch<T: PersistentModel>(
+        _ request: DataStoreFetchRequest<T>, on connection: SQLiteConnection
+    ) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
         let table = try table(for: T.self)
         let (reader, selection) = reader(for: request, of: table)
         var related: [PersistentIdentifier: DefaultSnapshot] = [:]
         if let identifiers = request.identifiers {
             let keys = table.keys(of: identifiers, storeIdentifier: identifier)
-            let snapshots = try read { connection in
-                var byKey: [Int64: DefaultSnapshot] = [:]
-                for chunk in chunks(of: keys, on: connection) {
-                    let query = try compiler.lookup(entity: table.entityName, columns: selection, keys: chunk)
-                    for snapshot in try reader.read(query, on: connection, related: &related) {
-                        if let key = snapshot.persistentIdentifier.primaryKey(as: Int64.self) { byKey[key] = snapshot }
-                    }
+            var byKey: [Int64: DefaultSnapshot] = [:]
+            for chunk in chunks(of: keys, on: connection) {
+                let query = try compiler.lookup(entity: table.entityName, columns: selection, keys: chunk)
+                for snapshot in try reader.read(query, on: connection, related: &related) {
+                    if let key = snapshot.persistentIdentifier.primaryKey(as: Int64.self) { byKey[key] = snapshot }
                 }
-                return keys.compactMap { byKey[$0] }
             }
+            let snapshots = keys.compactMap { byKey[$0] }
             return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots, relatedSnapshots: related)
         }
         let query = try selectQuery(request, of: table, selection: selection)
-        let snapshots = try read { connection in try reader.read(query, on: connection, related: &related) }
+        let snapshots = try reader.read(query, on: connection, related: &related)
         return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots, relatedSnapshots: related)
     }
 
@@ -39,15 +43,35 @@ extension SQLiteStore {
     public func fetch<T: PersistentModel>(
         _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
     ) throws -> [PersistentIdentifier: DefaultSnapshot] {
+        try read { connection in try fetch(request, each: body, on: connection) }
+    }
+
+    /// As ``fetch(_:each:)``, with the external change count as of the fetch's read: the
+    /// writer is asked only when the reading connection's data version moved since it last
+    /// asked (see ``externalChangeCount(asOfLastReadOn:)``).
+    ///
+    /// - Throws: As ``fetch(_:each:)``.
+    public func fetchWithExternalChangeCount<T: PersistentModel>(
+        _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
+    ) throws -> (relatedSnapshots: [PersistentIdentifier: DefaultSnapshot], externalChangeCount: Int64?) {
+        try read { connection in
+            let related = try fetch(request, each: body, on: connection)
+            return (related, externalChangeCount(asOfLastReadOn: connection))
+        }
+    }
+
+    private func fetch<T: PersistentModel>(
+        _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void, on connection: SQLiteConnection
+    ) throws -> [PersistentIdentifier: DefaultSnapshot] {
         let table = try table(for: T.self)
         guard request.identifiers == nil, !table.hasToManyProperties else {
-            let result = try fetch(request)
+            let result = try fetch(request, on: connection)
             for snapshot in result.fetchedSnapshots { try body(snapshot) }
             return result.relatedSnapshots
         }
         let (reader, selection) = reader(for: request, of: table)
         let query = try selectQuery(request, of: table, selection: selection)
-        try read { connection in try reader.read(query, on: connection, each: body) }
+        try reader.read(query, on: connection, each: body)
         return [:]
     }
 

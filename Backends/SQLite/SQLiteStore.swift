@@ -25,7 +25,7 @@ import StrataCore
 /// connection.create_collation("strata_canonical", canonical)
 /// ```
 public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStoreMigrating, DataStoreExplaining, DataStorePartialUpdating, DataStorePagingByIdentifier, DataStoreExternalChangeDetecting,
-    DataStoreStreaming, HistoryProviding, @unchecked Sendable
+    DataStoreStreaming, DataStoreStreamingWithChangeCount, HistoryProviding, @unchecked Sendable
 {
     /// The configuration the store was opened with.
     public let configuration: ModelConfiguration
@@ -149,11 +149,29 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
     /// - Throws: ``SQLiteStoreError`` when the pragma fails.
     public func externalChangeCount() throws -> Int64 {
         try write { connection in
-            // A statement kept prepared: every fetch asks, and preparing costs more than the answer.
+            // A statement kept prepared: it is asked often, and preparing costs more than the answer.
             let statement = try connection.cached("PRAGMA data_version")
             defer { statement.reset() }
             return try statement.step() ? statement.int64(0) : 0
         }
+    }
+
+    /// ``externalChangeCount()`` as of the last read on `connection`, a reader the caller
+    /// holds; `nil` when it cannot tell.
+    ///
+    /// SQLite moves a connection's data version when the connection starts a read after
+    /// another connection (this store's writer included) committed. So while a reader's
+    /// version is the one it had when the writer was last asked on its behalf, nobody has
+    /// committed since that read began, and the count the writer gave, after it, still
+    /// holds. The writer, which costs a transaction of its own, is asked only when the
+    /// version moved: after a save of this store, or someone else's commit.
+    func externalChangeCount(asOfLastReadOn connection: SQLiteConnection) -> Int64? {
+        // An in-memory store reads on its writer, which the caller holds.
+        guard !sharesWriterForReads, let version = connection.dataVersion else { return nil }
+        if let known = connection.knownExternalChangeCount, known.dataVersion == version { return known.count }
+        guard let count = try? externalChangeCount() else { return nil }
+        connection.knownExternalChangeCount = (version, count)
+        return count
     }
 
     /// Runs `body` on the writer connection, one caller at a time.

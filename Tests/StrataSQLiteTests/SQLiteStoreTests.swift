@@ -363,18 +363,60 @@ extension SQLiteStoreTests {
         let fired = Locked(0)
         withObservationTracking { _ = temples.destination } onChange: { fired.withLock { $0 += 1 } }
 
-        // The sqlite3 shell is another process with its own connection.
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        shell.arguments = ["sqlite3", url.path, #"UPDATE "DiskTrip" SET "destination" = 'Osaka' WHERE "name" = 'Temples'"#]
-        try shell.run()
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0, "the sqlite3 shell failed; make test installs it")
+        try commitInAnotherProcess(#"UPDATE "DiskTrip" SET "destination" = 'Osaka' WHERE "name" = 'Temples'"#, to: url)
 
         _ = try reader.fetchCount(FetchDescriptor<DiskItem>())
         #expect(temples.destination == "Osaka", "a held model kept the value another process replaced")
         #expect(fired.withLock { $0 } == 1)
         #expect(try reader.fetch(FetchDescriptor<DiskTrip>(predicate: #Predicate { $0.destination == "Osaka" })).count == 1)
+    }
+
+    /// Runs `sql` in the sqlite3 shell: another process, with its own connection.
+    func commitInAnotherProcess(_ sql: String, to url: URL) throws {
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        shell.arguments = ["sqlite3", url.path, sql]
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0, "the sqlite3 shell failed; make test installs it")
+    }
+
+    /// A fetch takes the external change count its own read tells
+    /// (`DataStoreStreamingWithChangeCount`), and SQLite asks the writer only when the
+    /// reading connection's data version moved. Fetches that saw no commit, and the
+    /// container's own saves, must not hide a later commit of another process, nor be
+    /// taken for one: for a streamed entity (no to-many) and one read whole first.
+    @Test func aFetchNoticesAnotherProcessesCommitAfterFetchesThatSawNone() throws {
+        let url = storeURL()
+        let container = try container(url)
+        try insertTrips(into: container)
+        let changedElsewhere = Locked(0)
+        let token = NotificationCenter.default.addObserver(
+            forName: ContainerCore.changedElsewhere, object: container.core, queue: nil
+        ) { _ in changedElsewhere.withLock { $0 += 1 } }
+        defer { NotificationCenter.default.removeObserver(token) }
+        let reader = ModelContext(container)
+        let temples = try #require(try reader.fetch(FetchDescriptor<DiskTrip>(predicate: #Predicate { $0.name == "Temples" })).first)
+        for _ in 0..<3 { _ = try reader.fetch(FetchDescriptor<DiskItem>()) }
+
+        let own = ModelContext(container)
+        own.insert(DiskItem(title: "Ferry", isInPlan: true))
+        try own.save()
+        #expect(try reader.fetch(FetchDescriptor<DiskItem>()).count == 3)
+        #expect(try reader.fetch(FetchDescriptor<DiskTrip>()).count == 2)
+        #expect(changedElsewhere.withLock { $0 } == 0, "the container's own save was taken for another process's")
+
+        try commitInAnotherProcess(#"UPDATE "DiskTrip" SET "destination" = 'Osaka' WHERE "name" = 'Temples'"#, to: url)
+        #expect(try reader.fetch(FetchDescriptor<DiskItem>()).count == 3)
+        #expect(changedElsewhere.withLock { $0 } == 1, "a streamed fetch did not notice another process's commit")
+        #expect(temples.destination == "Osaka", "a held model kept the value another process replaced")
+
+        for _ in 0..<2 { _ = try reader.fetch(FetchDescriptor<DiskTrip>()) }
+        try commitInAnotherProcess(#"UPDATE "DiskTrip" SET "destination" = 'Nara' WHERE "name" = 'Temples'"#, to: url)
+        let lakes = try reader.fetch(FetchDescriptor<DiskTrip>(predicate: #Predicate { $0.name == "Lakes" }))
+        #expect(lakes.count == 1)
+        #expect(changedElsewhere.withLock { $0 } == 2, "a fetch of an entity read whole did not notice another process's commit")
+        #expect(temples.destination == "Nara")
     }
 
     @Test func anotherContainerOnTheSameFileIsAnotherWriter() throws {

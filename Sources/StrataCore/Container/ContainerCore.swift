@@ -92,12 +92,27 @@ final class ContainerCore: @unchecked Sendable {  // immutable after init but fo
     static let entityNamesKey = "entityNames"
 
     /// Tells every live context, the caller's included, of stores another process changed.
-    func noticeExternalChanges() {
-        for store in stores where store.noticeExternalChange() {
-            broadcast(from: nil, change: .changedElsewhere(entityNames: store.entityNames))
-            NotificationCenter.default.post(
-                name: Self.changedElsewhere, object: self, userInfo: [Self.entityNamesKey: store.entityNames])
+    ///
+    /// - Parameter deferred: A store not asked now: a fetch from it notices after reading
+    ///   (``noticeExternalChange(of:reported:)``).
+    func noticeExternalChanges(except deferred: StoreBox? = nil) {
+        for store in stores where store !== deferred {
+            noticeExternalChange(of: store)
         }
+    }
+
+    /// Tells every live context, the caller's included, when another process changed `store`.
+    ///
+    /// - Parameter reported: The external change count a fetch from `store` returned; when
+    ///   `nil`, the store is asked.
+    /// - Returns: Whether it had changed.
+    @discardableResult
+    func noticeExternalChange(of store: StoreBox, reported: Int64? = nil) -> Bool {
+        guard store.noticeExternalChange(reported: reported) else { return false }
+        broadcast(from: nil, change: .changedElsewhere(entityNames: store.entityNames))
+        NotificationCenter.default.post(
+            name: Self.changedElsewhere, object: self, userInfo: [Self.entityNamesKey: store.entityNames])
+        return true
     }
 
     /// Hands a saved change to every other live context; each applies it before its next operation.

@@ -15,6 +15,8 @@ final class StoreBox: @unchecked Sendable {
     private let externalChangeDetector: (any DataStoreExternalChangeDetecting)?
     /// The store as one that hands over snapshots as it reads them, cast once.
     private let streaming: (any DataStoreStreaming)?
+    /// The store as one that also tells the external change count of a streamed fetch, cast once.
+    private let streamingWithChangeCount: (any DataStoreStreamingWithChangeCount)?
     /// The store's batch deletes, cast once: a first cast of a store type to a protocol
     /// searches every conformance record of the process (about a million instructions for a
     /// delete's few casts), which is better paid when the container opens than in a save.
@@ -33,6 +35,7 @@ final class StoreBox: @unchecked Sendable {
         self.entityNames = entityNames
         self.externalChangeDetector = store as? any DataStoreExternalChangeDetecting
         self.streaming = store as? any DataStoreStreaming
+        self.streamingWithChangeCount = store as? any DataStoreStreamingWithChangeCount
         self.batching = store as? any DataStoreBatching
         self.batchDeleteListing = store as? any DataStoreBatchDeleteListing
         self.updatesPartially = store is any DataStorePartialUpdating
@@ -45,16 +48,27 @@ final class StoreBox: @unchecked Sendable {
     /// The last ``DataStoreExternalChangeDetecting/externalChangeCount()`` seen.
     private let lastExternalChangeCount = Locked<Int64?>(nil)
 
+    /// Whether the store tells the external change count of a streamed fetch
+    /// (``DataStoreStreamingWithChangeCount``): a fetch then notices after reading.
+    var countsExternalChangesInFetches: Bool { streamingWithChangeCount != nil }
+
     /// Whether someone other than this store committed since the last call; the first call
     /// only takes note.
-    func noticeExternalChange() -> Bool {
+    ///
+    /// - Parameter reported: The count a fetch returned (``DataStoreStreamingWithChangeCount``);
+    ///   when `nil`, the store is asked.
+    func noticeExternalChange(reported: Int64? = nil) -> Bool {
         guard let detecting = externalChangeDetector else { return false }
         let count: Int64
-        do {
-            count = try detecting.externalChangeCount()
-        } catch {
-            StrataLog.logger.error("\(identifier) could not tell whether another process changed it: \(error)")
-            return false
+        if let reported {
+            count = reported
+        } else {
+            do {
+                count = try detecting.externalChangeCount()
+            } catch {
+                StrataLog.logger.error("\(identifier) could not tell whether another process changed it: \(error)")
+                return false
+            }
         }
         return lastExternalChangeCount.withLock { last in
             defer { last = count }
@@ -90,13 +104,19 @@ final class StoreBox: @unchecked Sendable {
     var streams: Bool { streaming != nil }
 
     /// Calls `body` with each snapshot `request` selects, as the store reads it, and returns
-    /// the related snapshots; `nil`, calling nothing, for a store that does not stream.
+    /// the related snapshots with the external change count as of the read, when the store
+    /// tells it (``DataStoreStreamingWithChangeCount``); `nil`, calling nothing, for a store
+    /// that does not stream.
     ///
     /// - Throws: The store's error, or the error `body` threw.
     func fetch<T: PersistentModel>(
         _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
-    ) throws -> [PersistentIdentifier: DefaultSnapshot]? {
-        try streaming?.fetch(request, each: body)
+    ) throws -> (related: [PersistentIdentifier: DefaultSnapshot], externalChangeCount: Int64?)? {
+        if let streamingWithChangeCount {
+            let result = try streamingWithChangeCount.fetchWithExternalChangeCount(request, each: body)
+            return (result.relatedSnapshots, result.externalChangeCount)
+        }
+        return try streaming.map { (try $0.fetch(request, each: body), nil) }
     }
 
     func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {

@@ -11,9 +11,14 @@ extension ModelContext {
     ///
     /// - Throws: The store's error, or an error evaluating the predicate in memory.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
-        catchUp()
-        var plan = try plan(for: descriptor)
-        return try plan.models(in: self)
+        let layout = ModelLayout.of(T.self)
+        let store = try core.store(for: layout.entityName)
+        // A store that tells the external change count of its fetch is not asked before it:
+        // asking cost SQLite a transaction of its own on every fetch.
+        let deferred = store.countsExternalChangesInFetches ? store : nil
+        catchUp(except: deferred)
+        var plan = plan(for: descriptor, layout: layout, store: store)
+        return try plan.models(in: self, noticingAfterReading: deferred != nil)
     }
 
     /// The number of models matching `descriptor`.
@@ -63,9 +68,14 @@ extension ModelContext {
     ///
     /// - Throws: ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` when no store holds `T`.
     func plan<T: PersistentModel>(for descriptor: FetchDescriptor<T>) throws -> FetchPlan<T> {
-        let pending = descriptor.includePendingChanges && hasPendingChanges(of: T.self)
         let layout = ModelLayout.of(T.self)
-        return FetchPlan(descriptor, store: try core.store(for: layout.entityName), mergesPendingChanges: pending, layout: layout)
+        return plan(for: descriptor, layout: layout, store: try core.store(for: layout.entityName))
+    }
+
+    /// The plan of an app's fetch of `T`, whose layout and store the caller looked up.
+    func plan<T: PersistentModel>(for descriptor: FetchDescriptor<T>, layout: ModelLayout, store: StoreBox) -> FetchPlan<T> {
+        let pending = descriptor.includePendingChanges && hasPendingChanges(of: T.self)
+        return FetchPlan(descriptor, store: store, mergesPendingChanges: pending, layout: layout)
     }
 
     /// Whether models of `T`, or of its subclasses, have unsaved changes or a pending delete by predicate.

@@ -46,9 +46,23 @@ extension ModelContext {
 
     /// Catches up before a read: notices stores another process changed, then applies
     /// what other contexts saved.
-    func catchUp() {
-        core.noticeExternalChanges()
+    ///
+    /// - Parameter deferred: A store not asked now, because the fetch about to read from it
+    ///   tells its external change count (see ``catchUp(after:reported:)``).
+    func catchUp(except deferred: StoreBox? = nil) {
+        core.noticeExternalChanges(except: deferred)
         applyInbox()
+    }
+
+    /// Catches up after a fetch read its rows from `store`: notices whether another process
+    /// had changed it, and if so refreshes what the context registered.
+    ///
+    /// Sound after the read as before it: any commit the fetched rows show came before the
+    /// count was taken.
+    ///
+    /// - Parameter reported: The count the fetch returned; when `nil`, the store is asked.
+    func catchUp(after store: StoreBox, reported: Int64?) {
+        if core.noticeExternalChange(of: store, reported: reported) { applyInbox() }
     }
 
     /// Reloads the registered, unchanged models of `entityNames` from their stores, telling

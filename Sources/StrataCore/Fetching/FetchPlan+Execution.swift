@@ -10,20 +10,25 @@ struct FetchedRows {
 extension FetchPlan {
     /// The models the plan selects, registered in `context`, in order and window.
     ///
+    /// - Parameter noticingAfterReading: Whether the context did not ask the store for
+    ///   external changes before the fetch (``ModelContext/catchUp(except:)``), so it does
+    ///   after the rows are read, with the count a streamed fetch returned.
     /// - Throws: The store's error, an error evaluating the filter or sort in memory, or an
     ///   error loading a prefetched relationship.
-    mutating func models(in context: ModelContext) throws -> [T] {
+    mutating func models(in context: ModelContext, noticingAfterReading: Bool = false) throws -> [T] {
         if case .models(let reason) = filter { StrataLog.fallback("fetch of \(entityName)", reason: reason) }
         if case .models(let reason) = sort { StrataLog.fallback("sort of \(entityName)", reason: reason) }
         var rows: FetchedRows
         var models: [T]
+        var reported: Int64?
         if let streamed = try streamedModels(in: context) {
-            (models, rows) = streamed
+            (models, rows, reported) = streamed
         } else {
             rows = try self.rows(in: context)
             // The fetched rows first: a context that knows no other snapshots registers them without probing.
             models = try context.materialize(&rows.snapshots, partial: !descriptor.propertiesToFetch.asAnyKeyPaths.isEmpty, as: T.self)
         }
+        if noticingAfterReading { context.catchUp(after: store, reported: reported) }
         let prefetching = !descriptor.relationshipKeyPathsForPrefetching.asAnyKeyPaths.isEmpty
         if !prefetching { context.remember(rows.related) }
         if case .models = filter, let predicate = descriptor.predicate {
@@ -58,24 +63,24 @@ extension FetchPlan {
         return true
     }
 
-    /// The models of the store's rows, each registered as the store reads its row, and the
-    /// related snapshots; `nil` when the plan does not stream its rows (``streamsRows``) or
+    /// The models of the store's rows, each registered as the store reads its row, the
+    /// related snapshots and the external change count the store told; `nil` when the plan does not stream its rows (``streamsRows``) or
     /// the store refused a step, which then moves into memory.
     ///
     /// Rows of another entity than the plan's store entity are skipped, as ``rows(in:)`` skips them.
     ///
     /// - Throws: The store's error, or an error registering a model.
-    private mutating func streamedModels(in context: ModelContext) throws -> (models: [T], rows: FetchedRows)? {
+    private mutating func streamedModels(in context: ModelContext) throws -> (models: [T], rows: FetchedRows, externalChangeCount: Int64?)? {
         guard streamsRows else { return nil }
         var run = context.startMaterializing(partial: !descriptor.propertiesToFetch.asAnyKeyPaths.isEmpty, as: T.self)
         let storeEntityName = storeEntityName
         do {
-            let related = try store.fetch(storeRequest(editingState: context.editingState)) { snapshot in
+            let streamed = try store.fetch(storeRequest(editingState: context.editingState)) { snapshot in
                 guard snapshot.persistentIdentifier.entityName == storeEntityName else { return }
                 try context.materialize(snapshot, in: &run)
             }
-            guard let related else { return nil }
-            return (run.finish(), FetchedRows(snapshots: [], related: related))
+            guard let streamed else { return nil }
+            return (run.finish(), FetchedRows(snapshots: [], related: streamed.related), streamed.externalChangeCount)
         } catch let error as DataStoreError where error == .preferInMemoryFilter || error == .preferInMemorySort {
             guard storeRefused(error) else { throw error }
             return nil

@@ -205,6 +205,29 @@ public protocol DataStoreStreaming: DataStore where Snapshot == DefaultSnapshot 
     ) throws -> [PersistentIdentifier: DefaultSnapshot]
 }
 
+/// A store that streams and can tell, from a fetch's own read, the count
+/// ``DataStoreExternalChangeDetecting/externalChangeCount()`` would return.
+///
+/// For such a store, ``ModelContext/fetch(_:)`` does not ask for the count before the fetch;
+/// it takes the one the fetch returns, after the rows are read, and refreshes the context
+/// then if someone else committed. Adopt it when asking separately costs a read of its own
+/// that the fetch's read can answer for less: SQLite compares the data version its reading
+/// connection saw with the one it saw when it last asked the writer, and asks the writer
+/// only when that moved.
+public protocol DataStoreStreamingWithChangeCount: DataStoreStreaming, DataStoreExternalChangeDetecting {
+    /// As ``DataStoreStreaming/fetch(_:each:)``, also returning the external change count as
+    /// of the fetch's read.
+    ///
+    /// - Returns: The related snapshots, and the value ``DataStoreExternalChangeDetecting/externalChangeCount()``
+    ///   returned, or would have returned, at some moment after the read began: a commit
+    ///   the fetched snapshots show must have changed it. `nil` when the store cannot tell;
+    ///   the core then asks ``DataStoreExternalChangeDetecting/externalChangeCount()``.
+    /// - Throws: As ``DataStoreStreaming/fetch(_:each:)``.
+    func fetchWithExternalChangeCount<T: PersistentModel>(
+        _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
+    ) throws -> (relatedSnapshots: [PersistentIdentifier: DefaultSnapshot], externalChangeCount: Int64?)
+}
+
 /// A store that can describe how it would run a fetch, for ``ModelContext/explain(_:)``.
 public protocol DataStoreExplaining: DataStore {
     /// How the store runs `request`: what it filters, sorts and windows itself (SQL, plans).

@@ -185,7 +185,9 @@ extension StoreConformance {
     /// A store that streams (``DataStoreStreaming``) hands over, one at a time and in the
     /// same order, the snapshots its whole fetch returns, with the same related snapshots:
     /// for entities with and without to-many relationships, and for lookups. An error of the
-    /// receiver stops the stream and comes back out.
+    /// receiver stops the stream and comes back out. A store that also tells the external
+    /// change count (``DataStoreStreamingWithChangeCount``) hands over the same with it, and
+    /// the count is the store's own while nobody else commits.
     static func streamedFetchMatchesFetch(_ harness: ConformanceHarness) throws {
         let requests = harness.requests
         guard let store = try harness.store(for: Author.self, Entry.self) as? any DataStoreStreaming else { return }
@@ -204,6 +206,14 @@ extension StoreConformance {
                 #expect(streamed == whole.fetchedSnapshots, "\(what): the stream handed over other snapshots or another order")
                 #expect(related == whole.relatedSnapshots, "\(what): the stream returned other related snapshots")
                 #expect(!streamed.isEmpty, "\(what): nothing was fetched")
+                guard let counting = store as? any DataStoreStreamingWithChangeCount else { return }
+                var counted: [DefaultSnapshot] = []
+                let result = try counting.fetchWithExternalChangeCount(request) { counted.append($0) }
+                #expect(counted == whole.fetchedSnapshots, "\(what): the stream with a change count handed over other snapshots or another order")
+                #expect(result.relatedSnapshots == whole.relatedSnapshots, "\(what): the stream with a change count returned other related snapshots")
+                if let count = result.externalChangeCount {
+                    #expect(count == (try counting.externalChangeCount()), "\(what): the fetch's change count is not the store's, with nobody else committing")
+                }
             }
             try expectSame(requests.fetchRequest(Entry.self, identifiers: nil), "every entry")
             try expectSame(requests.fetchRequest(Entry.self, identifiers: [entryIDs[2], entryIDs[0]]), "a lookup of entries")
