@@ -130,31 +130,78 @@ enum JSONTimestamp {
     // MARK: Calendar
 
     /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` for seconds since 1970, in the proleptic Gregorian calendar.
+    ///
+    /// Written byte by byte into the string's own storage: joining a dozen small strings (each
+    /// number padded as a string of its own) cost about 7,800 instructions a date, a fifth of
+    /// a JSON store's save and reload.
     private static func format(unixSeconds: Int64, fraction: String) -> String {
         let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
         let secondOfDay = unixSeconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        var text = ""
-        text.reserveCapacity(24 + fraction.utf8.count)
-        if year < 0 {
-            text += "-" + padded(-year, 6)
-        } else if year > 9999 {
-            text += "+" + padded(year, 6)
-        } else {
-            text += padded(year, 4)
+        let fractionLength = fraction.utf8.count
+        // Milliseconds, microseconds, nanoseconds, ...: trailing zeros up to a multiple of three.
+        let zeros = (3 - fractionLength % 3) % 3
+        // A sign and up to 19 digits of year, "-MM-DDTHH:MM:SS", the fraction and "Z".
+        let capacity = 20 + 15 + (fractionLength == 0 ? 0 : 1 + fractionLength + zeros) + 1
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var writer = DigitWriter(buffer: buffer)
+            if year < 0 {
+                writer.put("-")
+                writer.put(-year, width: 6)
+            } else if year > 9999 {
+                writer.put("+")
+                writer.put(year, width: 6)
+            } else {
+                writer.put(year, width: 4)
+            }
+            writer.put("-")
+            writer.put(month, width: 2)
+            writer.put("-")
+            writer.put(day, width: 2)
+            writer.put("T")
+            writer.put(secondOfDay / 3600, width: 2)
+            writer.put(":")
+            writer.put(secondOfDay / 60 % 60, width: 2)
+            writer.put(":")
+            writer.put(secondOfDay % 60, width: 2)
+            if fractionLength > 0 {
+                writer.put(".")
+                for byte in fraction.utf8 { writer.put(byte) }
+                for _ in 0..<zeros { writer.put("0") }
+            }
+            writer.put("Z")
+            return writer.count
         }
-        text += "-" + padded(month, 2) + "-" + padded(day, 2)
-        text += "T" + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
-        if !fraction.isEmpty {
-            // Milliseconds, microseconds, nanoseconds, ...: trailing zeros up to a multiple of three.
-            text += "." + fraction + String(repeating: "0", count: (3 - fraction.utf8.count % 3) % 3)
-        }
-        return text + "Z"
     }
 
-    private static func padded(_ value: Int64, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    /// Writes ASCII into a string's uninitialized storage.
+    private struct DigitWriter {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+        var count = 0
+
+        mutating func put(_ byte: UInt8) {
+            buffer[count] = byte
+            count += 1
+        }
+
+        mutating func put(_ character: Unicode.Scalar) { put(UInt8(ascii: character)) }
+
+        /// `value` (not negative) in decimal, zero-padded to at least `width` digits.
+        mutating func put(_ value: Int64, width: Int) {
+            var digits = 1
+            var rest = value / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            let length = Swift.max(digits, width)
+            var remaining = value
+            for position in stride(from: count + length - 1, through: count, by: -1) {
+                buffer[position] = UInt8(48 + remaining % 10)
+                remaining /= 10
+            }
+            count += length
+        }
     }
 
     /// Year, month, day of a day count from 1970-01-01 (Howard Hinnant's `civil_from_days`).

@@ -37,6 +37,11 @@ import Testing
         #expect(text(1e-7) == "2001-01-01T00:00:00.000000100Z")
         // Beyond nanoseconds, the fewest digits that read back exactly.
         #expect(text(1e-21) == "2001-01-01T00:00:00.000000000000000000001Z")
+        // Years before 0 and after 9999 take a sign and at least six digits.
+        #expect(text(-63_200_000_000) == "-000002-04-10T12:26:40Z")
+        #expect(text(300_000_000_000.5) == "+011507-08-17T05:20:00.500Z")
+        #expect(text(-1e15) == "-31686738-06-29T22:13:20Z")
+        #expect(text(1e14 + 0.125) == "+3170874-11-07T09:46:40.125Z")
         #expect(text(.infinity) == nil)
         #expect(text(.nan) == nil)
     }
