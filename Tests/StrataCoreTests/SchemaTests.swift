@@ -152,6 +152,24 @@ enum TripsSchemaV1: VersionedSchema {
         #expect(decoded == [a, c])
     }
 
+    /// Identifiers are equal when store, entity and key are: the same key of another entity
+    /// or store is another identifier, in comparisons and as a dictionary key.
+    @Test func theSameKeyInAnotherEntityOrStoreIsAnotherIdentifier() throws {
+        let trip = try PersistentIdentifier.identifier(for: "s", entityName: "Trip", primaryKey: 7)
+        let item = try PersistentIdentifier.identifier(for: "s", entityName: "Item", primaryKey: 7)
+        let elsewhere = try PersistentIdentifier.identifier(for: "t", entityName: "Trip", primaryKey: 7)
+        let decoded = try JSONDecoder().decode(PersistentIdentifier.self, from: JSONEncoder().encode(trip))
+        #expect(trip != item)
+        #expect(trip != elsewhere)
+        #expect(decoded == trip)
+        #expect(decoded.hashValue == trip.hashValue)
+        var names: [PersistentIdentifier: String] = [:]
+        for (id, name) in [(trip, "trip"), (item, "item"), (elsewhere, "elsewhere")] { names[id] = name }
+        #expect(names.count == 3)
+        #expect(names[decoded] == "trip")
+        #expect(Set([trip, item, elsewhere, decoded]).count == 3)
+    }
+
     @Test func emptyStoreIdentifierIsRejected() {
         #expect(throws: DataStoreError.unsupportedFeature) {
             try PersistentIdentifier.identifier(for: "", entityName: "Trip", primaryKey: 1)

@@ -15,6 +15,8 @@ struct IdentityMap {
     /// The models with an integer key, or with a temporary one, of one store and entity.
     private struct Group {
         let scope: PersistentIdentifier.Scope
+        /// The scope's address, compared without retaining either scope.
+        let scopeAddress: UnsafeMutableRawPointer
         let isTemporary: Bool
         /// The models whose key less `base` is a position of this array, as bare references
         /// (8 bytes rather than an existential's 16): each comes back as a model through
@@ -33,6 +35,7 @@ struct IdentityMap {
 
         init(scope: PersistentIdentifier.Scope, isTemporary: Bool) {
             self.scope = scope
+            self.scopeAddress = Unmanaged.passUnretained(scope).toOpaque()
             self.isTemporary = isTemporary
         }
 
@@ -192,30 +195,31 @@ struct IdentityMap {
 
     /// The position in `groups` of `scope`'s table; stores and entities are few, so a scan by
     /// identity is cheaper than a hash.
-    private func groupIndex(_ scope: PersistentIdentifier.Scope, isTemporary: Bool) -> Int? {
-        groups.withUnsafeBufferPointer { groups in
-            for index in groups.indices where groups[index].scope === scope && groups[index].isTemporary == isTemporary { return index }
+    private func groupIndex(_ id: PersistentIdentifier.ID, isTemporary: Bool) -> Int? {
+        let address = id.scopeAddress
+        return groups.withUnsafeBufferPointer { groups in
+            for index in groups.indices where groups[index].scopeAddress == address && groups[index].isTemporary == isTemporary { return index }
             return nil
         }
     }
 
-    /// The table of `scope` and the kind of key, made when missing.
-    private mutating func groupIndexMaking(_ scope: PersistentIdentifier.Scope, isTemporary: Bool) -> Int {
-        if let index = groupIndex(scope, isTemporary: isTemporary) { return index }
-        groups.append(Group(scope: scope, isTemporary: isTemporary))
+    /// The table of `id`'s scope and the kind of key, made when missing.
+    private mutating func groupIndexMaking(_ id: PersistentIdentifier.ID, isTemporary: Bool) -> Int {
+        if let index = groupIndex(id, isTemporary: isTemporary) { return index }
+        groups.append(Group(scope: id.scope, isTemporary: isTemporary))
         return groups.count - 1
     }
 
     subscript(id: PersistentIdentifier) -> (any PersistentModel)? {
         guard let (isTemporary, key) = Self.integerKey(of: id) else { return others[id] }
-        guard let index = groupIndex(id.id.scope, isTemporary: isTemporary) else { return nil }
+        guard let index = groupIndex(id.id, isTemporary: isTemporary) else { return nil }
         // Read in place: `groups[index]` copied the table (retaining its buffers) per lookup.
         return groups.withUnsafeBufferPointer { $0[index][key] }
     }
 
     mutating func register(_ model: any PersistentModel, as id: PersistentIdentifier) {
         guard let (isTemporary, key) = Self.integerKey(of: id) else { return others[id] = model }
-        groups[groupIndexMaking(id.id.scope, isTemporary: isTemporary)].update(model, at: key)
+        groups[groupIndexMaking(id.id, isTemporary: isTemporary)].update(model, at: key)
     }
 
     /// Registers `model` unless a model is registered as `id` already, which is returned and
@@ -226,7 +230,7 @@ struct IdentityMap {
             others[id] = existing
             return existing
         }
-        let index = groupIndexMaking(id.id.scope, isTemporary: isTemporary)
+        let index = groupIndexMaking(id.id, isTemporary: isTemporary)
         guard let existing = groups[index].update(model, at: key) else { return nil }
         groups[index].update(existing, at: key)
         return existing
@@ -235,7 +239,7 @@ struct IdentityMap {
     @discardableResult
     mutating func remove(_ id: PersistentIdentifier) -> (any PersistentModel)? {
         guard let (isTemporary, key) = Self.integerKey(of: id) else { return others.removeValue(forKey: id) }
-        guard let index = groupIndex(id.id.scope, isTemporary: isTemporary) else { return nil }
+        guard let index = groupIndex(id.id, isTemporary: isTemporary) else { return nil }
         let removed = groups[index].remove(key)
         // A save empties the table of temporary keys; its storage goes with it.
         if groups[index].count == 0 { groups.remove(at: index) }
@@ -246,7 +250,7 @@ struct IdentityMap {
     /// are of the kind of `id`'s, without growing the table as they come.
     mutating func reserveCapacity(adding additional: Int, like id: PersistentIdentifier) {
         guard let (isTemporary, _) = Self.integerKey(of: id) else { return others.reserveCapacity(others.count + additional) }
-        let index = groupIndexMaking(id.id.scope, isTemporary: isTemporary)
+        let index = groupIndexMaking(id.id, isTemporary: isTemporary)
         // Geometrically, as appending would: an exact reservation per batch would copy the array each time.
         let wanted = groups[index].dense.count + additional
         if wanted > groups[index].dense.capacity {
@@ -271,7 +275,7 @@ struct IdentityMap {
     ) -> Bool {
         // A model in a dense table is checked where it lies: a weak reference, as below, gave
         // every model an enumeration forgets a side table, allocated, then freed with it.
-        if let (isTemporary, key) = Self.integerKey(of: id), let index = groupIndex(id.id.scope, isTemporary: isTemporary),
+        if let (isTemporary, key) = Self.integerKey(of: id), let index = groupIndex(id.id, isTemporary: isTemporary),
             let removed = groups[index].removeIfUnreferenced(key, unlessKeeping: keep)
         {
             if removed && groups[index].count == 0 { groups.remove(at: index) }

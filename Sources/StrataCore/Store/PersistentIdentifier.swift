@@ -17,19 +17,26 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         /// the process (``Scope/named(storeIdentifier:entityName:)`` keeps each), so the
         /// reference is not counted: copying or dropping an identifier with an integer key
         /// costs no atomic retain or release.
-        unowned(unsafe) let scope: Scope
+        private let scopeReference: Unmanaged<Scope>
         let primaryKey: PrimaryKey
+
+        /// The store and entity.
+        var scope: Scope { scopeReference.takeUnretainedValue() }
+        /// The scope's address, its identity, read without touching its reference count:
+        /// comparing the scopes as objects retained and released both for every probe of a
+        /// dictionary keyed by identifiers.
+        var scopeAddress: UnsafeMutableRawPointer { scopeReference.toOpaque() }
 
         var storeIdentifier: String? { scope.storeIdentifier }
         var entityName: String { scope.entityName }
 
         init(storeIdentifier: String?, entityName: String, primaryKey: PrimaryKey) {
-            scope = Scope.named(storeIdentifier: storeIdentifier, entityName: entityName)
+            scopeReference = Unmanaged.passUnretained(Scope.named(storeIdentifier: storeIdentifier, entityName: entityName))
             self.primaryKey = primaryKey
         }
 
         init(scope: Scope, primaryKey: PrimaryKey) {
-            self.scope = scope
+            self.scopeReference = Unmanaged.passUnretained(scope)
             self.primaryKey = primaryKey
         }
 
@@ -37,11 +44,11 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         /// hash identifiers for every fetched row.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(primaryKey)
-            hasher.combine(ObjectIdentifier(scope))
+            hasher.combine(scopeAddress)
         }
 
         public static func == (lhs: ID, rhs: ID) -> Bool {
-            lhs.scope === rhs.scope && lhs.primaryKey == rhs.primaryKey
+            lhs.scopeAddress == rhs.scopeAddress && lhs.primaryKey == rhs.primaryKey
         }
 
         private enum CodingKeys: String, CodingKey {
