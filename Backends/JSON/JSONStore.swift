@@ -187,22 +187,28 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
     ) throws -> [PersistentIdentifier: PersistentIdentifier] {
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         remapped.reserveCapacity(request.inserted.count)
+        // The permanent identifier of the last entity seen, to put each new key into: making
+        // each from the names looked their scope up (a lock and the hash of two strings).
+        var template: PersistentIdentifier?
         for snapshot in request.inserted {
             guard contents.nextKey < .max else {
                 throw JSONStoreError.unrepresentableValue(file: file.path, path: "nextKey", reason: "no key is left for new models")
             }
             let key = contents.nextKey
             contents.nextKey += 1
-            remapped[snapshot.persistentIdentifier] = try PersistentIdentifier.identifier(
-                for: identifier, entityName: snapshot.persistentIdentifier.entityName, primaryKey: key)
+            let entityName = snapshot.persistentIdentifier.entityName
+            if template?.entityName != entityName {
+                template = try PersistentIdentifier.identifier(for: identifier, entityName: entityName, primaryKey: 0)
+            }
+            remapped[snapshot.persistentIdentifier] = template!.replacingPrimaryKey(key)
         }
         for snapshot in request.inserted {
             let id = remapped[snapshot.persistentIdentifier]!
             let record = JSONStoreContents.Record(
                 key: id.primaryKey(as: Int64.self)!, snapshot: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped),
                 unknownMembers: [])
-            guard contents.tables[id.entityName] != nil else { throw unknownEntity(id.entityName) }
-            _ = contents.tables[id.entityName]!.append(record)
+            // One look-up of the table, changed in place.
+            guard contents.tables[id.entityName]?.append(record) != nil else { throw unknownEntity(id.entityName) }
             recorder.insert(id.entityName, key: record.key)
         }
         for snapshot in request.updated {

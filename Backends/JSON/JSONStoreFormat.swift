@@ -136,6 +136,9 @@ enum JSONStoreFormat {
         }
         var table = JSONStoreContents.Table()
         var highestKey: Int64 = 0
+        // Each record's identifier is this one with its key: making each from the names
+        // looked their scope up (a lock and the hash of two strings) per record.
+        var template: PersistentIdentifier?
         for index in 0..<records.count {
             let object = records.element(at: index)
             guard object.isObject else { throw wrong(index, "", "expected a record object, found \(object.typeName)") }
@@ -166,7 +169,8 @@ enum JSONStoreFormat {
                     }
                 }
             }
-            let identifier = try PersistentIdentifier.identifier(for: coding.storeIdentifier, entityName: entityName, primaryKey: key)
+            if template == nil { template = try PersistentIdentifier.identifier(for: coding.storeIdentifier, entityName: entityName, primaryKey: 0) }
+            let identifier = template!.replacingPrimaryKey(key)
             let snapshot = DefaultSnapshot(persistentIdentifier: identifier, propertyNames: names, values: values)
             guard table.append(.init(key: key, snapshot: snapshot, unknownMembers: unknown)) else {
                 throw wrong(index, "id", "another \(entityName) record has the key \(key)")
