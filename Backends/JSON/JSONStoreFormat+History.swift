@@ -13,14 +13,14 @@ import StrataCore
 extension JSONStoreFormat {
     /// Adds the `history` member for `log` to `root`; nothing when the log is empty and never pruned.
     ///
-    /// - Throws: A json-c failure or an encoding error.
-    static func writeHistory(_ log: HistoryLog, to root: JSONNode, in document: JSONDocument) throws {
+    /// - Throws: An encoding error.
+    static func writeHistory(_ log: HistoryLog, to root: JSONTextWriter.Node, in document: JSONTextWriter) throws {
         guard !log.records.isEmpty || log.nextTransaction > 1 else { return }
         let history = try document.add(.object, forKey: document.key("history"), to: root)
         try document.add(.int(log.nextTransaction), forKey: document.key("nextTransaction"), to: history)
         try document.add(.int(log.horizon), forKey: document.key("horizon"), to: history)
         let transactions = try document.add(.array(capacity: log.records.count), forKey: document.key("transactions"), to: history)
-        let keys = try (id: document.key("id"), timestamp: document.key("timestamp"), author: document.key("author"),
+        let keys = (id: document.key("id"), timestamp: document.key("timestamp"), author: document.key("author"),
             bundle: document.key("bundle"), process: document.key("process"), changes: document.key("changes"))
         for record in log.records {
             let object = try document.append(.object, to: transactions)

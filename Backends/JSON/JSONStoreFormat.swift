@@ -182,9 +182,12 @@ enum JSONStoreFormat {
 
     /// Writes `contents` as a new document.
     ///
-    /// - Throws: ``JSONStoreError/unrepresentableValue(file:path:reason:)`` or a json-c failure.
-    static func write(_ contents: JSONStoreContents, layouts: [JSONEntityLayout], schema: Schema, file: String) throws -> JSONDocument {
-        let document = try JSONDocument.emptyObject(file: file)
+    /// - Throws: ``JSONStoreError/unrepresentableValue(file:path:reason:)``, or
+    ///   ``JSONStoreError/malformedDocument(file:offset:reason:)`` for nested JSON that is not JSON.
+    static func write(_ contents: JSONStoreContents, layouts: [JSONEntityLayout], schema: Schema, file: String) throws -> JSONTextWriter {
+        // About 200 bytes a record, so that the buffer rarely grows and copies.
+        let records = contents.tables.values.reduce(0) { $0 + $1.records.count }
+        let document = JSONTextWriter(file: file, capacity: 4_096 + records * 200)
         let root = document.rootNode
         try document.add(.string(name), forKey: document.key("format"), to: root)
         try document.add(.int(Int64(version)), forKey: document.key("formatVersion"), to: root)
@@ -196,11 +199,11 @@ enum JSONStoreFormat {
         }
         let entities = try document.add(.object, forKey: document.key("entities"), to: root)
         let coding = JSONValueCoding(storeIdentifier: contents.storeIdentifier, file: file)
-        let idKey = try document.key("id")
+        let idKey = document.key("id")
         for layout in layouts.sorted(by: { $0.name < $1.name }) {
             let table = contents.tables[layout.name] ?? JSONStoreContents.Table()
             let array = try document.add(.array(capacity: table.records.count), forKey: document.key(layout.name), to: entities)
-            let keys = try layout.propertyNames.map { try document.key($0) }
+            let keys = layout.propertyNames.map { document.key($0) }
             for record in table.records {
                 let object = try document.append(.object, to: array)
                 try document.add(.string(String(record.key)), forKey: idKey, to: object)

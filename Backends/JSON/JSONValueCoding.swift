@@ -19,10 +19,11 @@ struct JSONValueCoding {
     /// Adds `value` as the member `key` of `object`.
     ///
     /// - Throws: ``JSONStoreError/unrepresentableValue(file:path:reason:)`` for a value the
-    ///   format cannot hold, or a json-c failure.
+    ///   format cannot hold, or ``JSONStoreError/malformedDocument(file:offset:reason:)`` for
+    ///   a `Codable` value whose data is not JSON.
     func add(
-        _ value: PersistentValue, role: JSONEntityLayout.Role, forKey key: JSONDocument.Key, to object: JSONNode,
-        in document: JSONDocument, path: @autoclosure () -> String
+        _ value: PersistentValue, role: JSONEntityLayout.Role, forKey key: JSONTextWriter.Key, to object: JSONTextWriter.Node,
+        in document: JSONTextWriter, path: @autoclosure () -> String
     ) throws {
         switch value {
         case .identifiers(let identifiers):
@@ -37,7 +38,7 @@ struct JSONValueCoding {
     }
 
     /// The document value for a non-list value.
-    private func value(for value: PersistentValue, role: JSONEntityLayout.Role, path: @autoclosure () -> String) throws -> JSONDocument.Value {
+    private func value(for value: PersistentValue, role: JSONEntityLayout.Role, path: @autoclosure () -> String) throws -> JSONTextWriter.Value {
         switch value {
         case .null: return .null
         case .bool(let value): return .bool(value)
@@ -70,7 +71,7 @@ struct JSONValueCoding {
 
     /// A model's identifier: the decimal key for this store's models of `destination`, else
     /// the identifier's own encoded JSON object.
-    private func value(for identifier: PersistentIdentifier, destination: String?) throws -> JSONDocument.Value {
+    private func value(for identifier: PersistentIdentifier, destination: String?) throws -> JSONTextWriter.Value {
         if identifier.storeIdentifier == storeIdentifier, identifier.entityName == destination,
             let key = identifier.primaryKey(as: Int64.self)
         {

@@ -51,20 +51,37 @@ import Testing
         #expect(throws: JSONStoreError.self) { try JSONDocument.parse(bytes, file: "latin1.json") }
     }
 
-    @Test func builtDocumentsSerializePrettyOrPlain() throws {
-        let document = try JSONDocument.emptyObject(file: "built.json")
-        let root = document.rootNode
-        try document.add(.string("a/b \"c\""), forKey: document.key("text"), to: root)
-        try document.add(.double(0.1, text: "0.1"), forKey: document.key("ratio"), to: root)
-        try document.add(.unsigned(.max), forKey: document.key("big"), to: root)
-        let list = try document.add(.array(capacity: 2), forKey: document.key("list"), to: root)
-        try document.append(.null, to: list)
-        try document.append(.json(Array("5".utf8)), to: list)
-        try document.add(.json(Array(#"{"z": [1, 2.50], "a": "x"}"#.utf8)), forKey: document.key("nested"), to: root)
-        let plain = try document.withSerialized(pretty: false) { String(decoding: $0, as: UTF8.self) }
-        #expect(plain == #"{"text":"a/b \"c\"","ratio":0.1,"big":18446744073709551615,"list":[null,5],"nested":{"z":[1,2.50],"a":"x"}}"#)
-        let pretty = try document.withSerialized(pretty: true) { String(decoding: $0, as: UTF8.self) }
-        #expect(pretty.hasPrefix("{\n  \"text\": \"a/b \\\"c\\\"\",\n  \"ratio\": 0.1,"))
+    /// The writer lays a document out byte for byte as json-c's printer lays out the same
+    /// document parsed: escapes, numbers, empty and nested containers, nested JSON at depth.
+    @Test func writtenDocumentsAreLaidOutAsJSONCLaysThemOut() throws {
+        let writer = JSONTextWriter(file: "built.json")
+        let root = writer.rootNode
+        try writer.add(.string("a/b \"c\" \\ \u{8}\u{C}\n\r\t\u{1}\u{1F}\u{7F} é 🚂 \u{0}"), forKey: writer.key("text"), to: root)
+        try writer.add(.double(0.1, text: "0.1"), forKey: writer.key("ratio"), to: root)
+        try writer.add(.unsigned(.max), forKey: writer.key("big"), to: root)
+        try writer.add(.int(.min), forKey: writer.key("small"), to: root)
+        try writer.add(.bool(false), forKey: writer.key("key \"quoted\"\n"), to: root)
+        let list = try writer.add(.array(capacity: 2), forKey: writer.key("list"), to: root)
+        try writer.append(.null, to: list)
+        try writer.append(.json(Array("5".utf8)), to: list)
+        try writer.append(.array(capacity: 0), to: list)
+        let inner = try writer.append(.object, to: list)
+        try writer.add(.object, forKey: writer.key("empty"), to: inner)
+        try writer.add(.json(Array(#"{"z": [1, 2.50, {"deep": []}], "a": "x\/y"}"#.utf8)), forKey: writer.key("nested"), to: inner)
+        try writer.add(.json(Array(#"{"z": [1, 2.50], "a": "x"}"#.utf8)), forKey: writer.key("nested"), to: root)
+        let written = try writer.withSerialized { Array($0) }
+        let relaid = try JSONDocument.parse(written, file: "built.json").withSerialized { Array($0) }
+        #expect(String(decoding: written, as: UTF8.self) == String(decoding: relaid, as: UTF8.self))
+        #expect(String(decoding: written, as: UTF8.self).hasPrefix("{\n  \"text\": \"a/b \\\"c\\\" \\\\ \\b\\f\\n\\r\\t\\u0001\\u001f\u{7F} é 🚂 \\u0000\",\n  \"ratio\": 0.1,"))
+        #expect(String(decoding: written, as: UTF8.self).hasSuffix("\n      }\n    }\n  ],\n  \"nested\": {\n    \"z\": [\n      1,\n      2.50\n    ],\n    \"a\": \"x\"\n  }\n}"))
+        let broken = JSONTextWriter(file: "broken.json")
+        #expect(throws: JSONStoreError.self) { try broken.add(.json(Array("{".utf8)), forKey: broken.key("broken"), to: broken.rootNode) }
+    }
+
+    @Test func anEmptyWrittenDocumentIsAnEmptyObject() throws {
+        let written = try JSONTextWriter(file: "empty.json").withSerialized { String(decoding: $0, as: UTF8.self) }
+        #expect(written == "{\n}")
+        #expect(try JSONDocument.parse(Array(written.utf8), file: "empty.json").withSerialized { String(decoding: $0, as: UTF8.self) } == written)
     }
 
     @Test func nodesReadScalarsAndMembersInOrder() throws {
