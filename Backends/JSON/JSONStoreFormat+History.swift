@@ -19,7 +19,7 @@ extension JSONStoreFormat {
         let history = try document.add(.object, forKey: document.key("history"), to: root)
         try document.add(.int(log.nextTransaction), forKey: document.key("nextTransaction"), to: history)
         try document.add(.int(log.horizon), forKey: document.key("horizon"), to: history)
-        let transactions = try document.add(.array(capacity: log.records.count), forKey: document.key("transactions"), to: history)
+        let transactions = try document.add(.array, forKey: document.key("transactions"), to: history)
         let keys = (id: document.key("id"), timestamp: document.key("timestamp"), author: document.key("author"),
             bundle: document.key("bundle"), process: document.key("process"), changes: document.key("changes"))
         for record in log.records {

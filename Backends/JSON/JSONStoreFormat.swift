@@ -202,7 +202,7 @@ enum JSONStoreFormat {
         let idKey = document.key("id")
         for layout in layouts.sorted(by: { $0.name < $1.name }) {
             let table = contents.tables[layout.name] ?? JSONStoreContents.Table()
-            let array = try document.add(.array(capacity: table.records.count), forKey: document.key(layout.name), to: entities)
+            let array = try document.add(.array, forKey: document.key(layout.name), to: entities)
             let keys = layout.propertyNames.map { document.key($0) }
             for record in table.records {
                 let object = try document.append(.object, to: array)

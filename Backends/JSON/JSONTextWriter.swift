@@ -47,7 +47,7 @@ final class JSONTextWriter {
         case double(Double, text: String)
         case string(String)
         case object
-        case array(capacity: Int)
+        case array
         /// JSON text, checked and laid out as a nested value.
         case json([UInt8])
     }

@@ -27,7 +27,7 @@ struct JSONValueCoding {
     ) throws {
         switch value {
         case .identifiers(let identifiers):
-            let array = try document.add(.array(capacity: identifiers.count), forKey: key, to: object)
+            let array = try document.add(.array, forKey: key, to: object)
             let destination = Self.destination(of: role)
             for identifier in identifiers {
                 try document.append(try self.value(for: identifier, destination: destination), to: array)
