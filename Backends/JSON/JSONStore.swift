@@ -254,7 +254,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
     private func write(_ state: inout State) throws {
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         let document = try JSONStoreFormat.write(
-            state.contents, layouts: layouts, schema: schema, file: file.path)
+            state.contents, layouts: layouts, schema: schema, file: file.path, sizeHint: state.identity.map { Int(clamping: $0.size) })
         let expected = state.identity
         state.identity = try document.withSerialized { try file.replace(with: $0, expecting: expected) }
     }
