@@ -118,6 +118,28 @@ struct JSONNode {
         return JSONNode(pointer: value)
     }
 
+    /// A place among an object's members, for reading them in document order.
+    struct MemberCursor {
+        fileprivate var entry: UnsafeMutablePointer<lh_entry>?
+    }
+
+    /// A cursor at the first member of an object (at the end for other values).
+    var firstMember: MemberCursor {
+        MemberCursor(entry: isObject ? strata_json_object_first_member(pointer) : nil)
+    }
+
+    /// The member `key` of an object, as `member(_:)` finds it, reading
+    /// the member at `cursor` first: when that one is `key` (the store writes a record's
+    /// members in the order it reads them), the cursor moves past it and no name is hashed;
+    /// otherwise the member is looked up by name and the cursor stays.
+    func member(_ key: JSONDocument.Key, at cursor: inout MemberCursor) -> JSONNode? {
+        if let entry = cursor.entry, strcmp(strata_json_member_key(entry), key.pointer) == 0 {
+            cursor.entry = strata_json_member_next(entry)
+            return JSONNode(pointer: strata_json_member_value(entry))
+        }
+        return member(key)
+    }
+
     /// The member `name` of an object, or `nil` when there is none.
     func member(_ name: String) -> JSONNode? {
         var value: OpaquePointer?

@@ -142,14 +142,17 @@ enum JSONStoreFormat {
         for index in 0..<records.count {
             let object = records.element(at: index)
             guard object.isObject else { throw wrong(index, "", "expected a record object, found \(object.typeName)") }
-            guard let key = object.member(idKey)?.integerKey else {
+            // Members are read in the order the store writes them, falling back to a look-up by
+            // name for a document written in another order.
+            var cursor = object.firstMember
+            guard let key = object.member(idKey, at: &cursor)?.integerKey else {
                 throw wrong(index, "id", "expected the record's key as a string of digits such as \"42\"")
             }
             var values: [PersistentValue] = []
             values.reserveCapacity(keys.count)
             var found = 1
             for position in keys.indices {
-                guard let node = object.member(keys[position]) ?? formerKeys[position].flatMap({ object.member($0) }) else {
+                guard let node = object.member(keys[position], at: &cursor) ?? formerKeys[position].flatMap({ object.member($0) }) else {
                     switch roles[position] {
                     case .toOne: values.append(.null)
                     case .toMany: values.append(.identifiers([]))

@@ -251,6 +251,19 @@ import Testing
         #expect(setting.level == 3)
     }
 
+    /// The store reads a record's members in the order it writes them, and by name when a
+    /// document holds them in another order (edited by hand, or by another program).
+    @Test func membersInAnyOrderReadAsTheirProperties() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("settings.json")
+        let records = #"[{"id": "1", "key": "volume", "level": 7}, {"level": 9, "key": "bass", "id": "2"}, {"key": "treble", "extra": true, "id": "3", "level": 4}]"#
+        try Data(#"{"format": "strata-json", "formatVersion": 1, "entities": {"Setting": \#(records)}}"#.utf8).write(to: url)
+        let settings = try ModelContext(Self.container(url, Setting.self)).fetch(FetchDescriptor<Setting>(sortBy: [SortDescriptor(\.key)]))
+        #expect(settings.map(\.key) == ["bass", "treble", "volume"])
+        #expect(settings.map(\.level) == [9, 4, 7])
+        #expect(settings.map { $0.persistentModelID.primaryKey(as: Int64.self) } == [2, 3, 1])
+    }
+
     @Test func theFirstSaveCreatesMissingFolders() throws {
         let folder = try TemporaryFolder()
         let url = folder.file("a/b/people.json")
