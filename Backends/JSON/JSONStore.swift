@@ -190,6 +190,10 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
         // The permanent identifier of the last entity seen, to put each new key into: making
         // each from the names looked their scope up (a lock and the hash of two strings).
         var template: PersistentIdentifier?
+        // The new identifiers in the order of the inserts, beside the map the snapshots'
+        // relationships are remapped through.
+        var permanent: [PersistentIdentifier] = []
+        permanent.reserveCapacity(request.inserted.count)
         for snapshot in request.inserted {
             guard contents.nextKey < .max else {
                 throw JSONStoreError.unrepresentableValue(file: file.path, path: "nextKey", reason: "no key is left for new models")
@@ -200,17 +204,27 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
             if template?.entityName != entityName {
                 template = try PersistentIdentifier.identifier(for: identifier, entityName: entityName, primaryKey: 0)
             }
-            remapped[snapshot.persistentIdentifier] = template!.replacingPrimaryKey(key)
+            let id = template!.replacingPrimaryKey(key)
+            remapped[snapshot.persistentIdentifier] = id
+            permanent.append(id)
         }
-        for snapshot in request.inserted {
-            let id = remapped[snapshot.persistentIdentifier]!
+        // Inserts come in runs of one entity: its table is taken out of the contents for the
+        // run and put back after it, where changing it in place per record moved it out of
+        // the dictionary and back and hashed the entity's name each time.
+        var table: (name: String, records: JSONStoreContents.Table)?
+        for (snapshot, id) in zip(request.inserted, permanent) {
             let record = JSONStoreContents.Record(
                 key: id.primaryKey(as: Int64.self)!, snapshot: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped),
                 unknownMembers: [])
-            // One look-up of the table, changed in place.
-            guard contents.tables[id.entityName]?.append(record) != nil else { throw unknownEntity(id.entityName) }
+            if table?.name != id.entityName {
+                if let finished = table { contents.tables[finished.name] = finished.records }
+                guard let taken = contents.tables.removeValue(forKey: id.entityName) else { throw unknownEntity(id.entityName) }
+                table = (id.entityName, taken)
+            }
+            _ = table!.records.append(record)
             recorder.insert(id.entityName, key: record.key)
         }
+        if let finished = table { contents.tables[finished.name] = finished.records }
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
             guard contents.tables[id.entityName] != nil else { throw unknownEntity(id.entityName) }
