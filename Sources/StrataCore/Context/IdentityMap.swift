@@ -14,9 +14,9 @@
 struct IdentityMap {
     /// The models with an integer key, or with a temporary one, of one store and entity.
     private struct Group {
-        let scope: PersistentIdentifier.Scope
-        /// The scope's address, compared without retaining either scope.
-        let scopeAddress: UnsafeMutableRawPointer
+        /// The store and entity, held unretained as identifiers hold them (scopes live as long
+        /// as the process) and compared by address, which retains neither scope.
+        let scope: Unmanaged<PersistentIdentifier.Scope>
         let isTemporary: Bool
         /// The models whose key less `base` is a position of this array, as bare references
         /// (8 bytes rather than an existential's 16): each comes back as a model through
@@ -33,9 +33,8 @@ struct IdentityMap {
         /// The model type of the first model put in `dense`.
         private var modelType: (any PersistentModel.Type)?
 
-        init(scope: PersistentIdentifier.Scope, isTemporary: Bool) {
+        init(scope: Unmanaged<PersistentIdentifier.Scope>, isTemporary: Bool) {
             self.scope = scope
-            self.scopeAddress = Unmanaged.passUnretained(scope).toOpaque()
             self.isTemporary = isTemporary
         }
 
@@ -189,7 +188,7 @@ struct IdentityMap {
     /// Calls `body` with every model of an entity `includes` accepts, deciding once per store
     /// and entity rather than by hashing the entity name of every model.
     func forEachModel(ofEntitiesWhere includes: (String) -> Bool, _ body: (any PersistentModel) -> Void) {
-        for group in groups where includes(group.scope.entityName) { group.forEach(body) }
+        for group in groups where includes(group.scope.takeUnretainedValue().entityName) { group.forEach(body) }
         for (id, model) in others where includes(id.entityName) { body(model) }
     }
 
@@ -198,7 +197,7 @@ struct IdentityMap {
     private func groupIndex(_ id: PersistentIdentifier.ID, isTemporary: Bool) -> Int? {
         let address = id.scopeAddress
         return groups.withUnsafeBufferPointer { groups in
-            for index in groups.indices where groups[index].scopeAddress == address && groups[index].isTemporary == isTemporary { return index }
+            for index in groups.indices where groups[index].scope.toOpaque() == address && groups[index].isTemporary == isTemporary { return index }
             return nil
         }
     }
@@ -206,7 +205,7 @@ struct IdentityMap {
     /// The table of `id`'s scope and the kind of key, made when missing.
     private mutating func groupIndexMaking(_ id: PersistentIdentifier.ID, isTemporary: Bool) -> Int {
         if let index = groupIndex(id, isTemporary: isTemporary) { return index }
-        groups.append(Group(scope: id.scope, isTemporary: isTemporary))
+        groups.append(Group(scope: id.scopeReference, isTemporary: isTemporary))
         return groups.count - 1
     }
 

@@ -64,8 +64,9 @@ extension FetchPlan {
     }
 
     /// The models of the store's rows, each registered as the store reads its row, the
-    /// related snapshots and the external change count the store told; `nil` when the plan does not stream its rows (``streamsRows``) or
-    /// the store refused a step, which then moves into memory.
+    /// related snapshots and the external change count the store told; `nil` when the plan
+    /// does not stream its rows (``streamsRows``) or the store refused a step, which then
+    /// moves into memory.
     ///
     /// Rows of another entity than the plan's store entity are skipped, as ``rows(in:)`` skips them.
     ///

@@ -17,7 +17,7 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         /// the process (``Scope/named(storeIdentifier:entityName:)`` keeps each), so the
         /// reference is not counted: copying or dropping an identifier with an integer key
         /// costs no atomic retain or release.
-        private let scopeReference: Unmanaged<Scope>
+        let scopeReference: Unmanaged<Scope>
         let primaryKey: PrimaryKey
 
         /// The store and entity.
