@@ -112,6 +112,9 @@ final class SQLiteStatement {
         while try step() {}
     }
 
+    /// How many times the statement ran to its end or first row since it was prepared.
+    var timesRun: Int { Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_RUN, 0)) }
+
     /// The number of columns in a result row.
     var columnCount: Int32 { sqlite3_column_count(handle) }
 

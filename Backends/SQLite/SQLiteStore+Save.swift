@@ -61,11 +61,14 @@ struct SaveWriter {
     private var lastInsert: (entityName: String, statement: SQLiteStatement)?
     private var updateStatements: [UpdateShape: SQLiteStatement] = [:]
     private var lastUpdate: (shape: UpdateShape, statement: SQLiteStatement)?
+    /// Per UPDATE shape this save met, the statement that updates a chunk of rows, or `nil`
+    /// for a shape that goes row by row (`SQLiteStore+UpdateChunks.swift`).
+    var updateChunks: [UpdateShape: UpdateChunk?] = [:]
     /// The save's changes, for its history row.
     private var history = HistoryRecorder()
     private let recordsHistory: Bool
 
-    private struct UpdateShape: Hashable {
+    struct UpdateShape: Hashable {
         let entityName: String
         let columns: [Int]
     }
@@ -124,20 +127,41 @@ struct SaveWriter {
         }
         // The columns a partial snapshot lists, worked out once per distinct list of names:
         // the updates of one save mostly change the same properties.
-        var listing: (entityName: String, names: [String], listing: SnapshotColumns.Listing, hasJoinRows: Bool)?
-        for snapshot in updated {
+        // With them, the statement for a chunk of rows that set the same columns, if any.
+        var listing: (entityName: String, names: [String], listing: SnapshotColumns.Listing, hasJoinRows: Bool, chunk: UpdateChunk?)?
+        var index = updated.startIndex
+        var noChunkBefore = index
+        while index < updated.endIndex {
+            let snapshot = updated[index]
             let table = try table(of: snapshot)
-            let key = try heldKey(of: snapshot)
             if listing?.entityName != table.entityName || listing?.names != snapshot.propertyNames {
+                let columns = SnapshotColumns.Listing(snapshot.propertyNames, table: table)
                 listing = (
-                    table.entityName, snapshot.propertyNames, SnapshotColumns.Listing(snapshot.propertyNames, table: table),
-                    table.hasJoinTables
+                    table.entityName, snapshot.propertyNames, columns, table.hasJoinTables,
+                    try updateChunk(columns: columns.columns, in: table, on: connection)
                 )
             }
-            let listed = SnapshotColumns(snapshot, table: table, listing: listing!.listing)
-            try update(listed, in: table, key: key, on: connection)
-            if listing!.hasJoinRows { joinWrites.append((table, key, listed)) }
-            if recordsHistory { history.update(table.entityName, key: key, properties: snapshot.propertyNames) }
+            // A run of rows that set the same columns goes a chunk at a time where it can.
+            var rows = 1
+            if index >= noChunkBefore, let chunk = listing!.chunk {
+                let run = sameShapeRun(of: updated, from: index, upTo: chunk.rows)
+                if run == chunk.rows {
+                    try update(updated[index..<(index + run)], in: table, listing: listing!.listing, chunk: chunk, on: connection)
+                    rows = run
+                } else {
+                    noChunkBefore = index + run
+                }
+            }
+            for snapshot in updated[index..<(index + rows)] {
+                let key = try heldKey(of: snapshot)
+                if rows == 1 || listing!.hasJoinRows {
+                    let listed = SnapshotColumns(snapshot, table: table, listing: listing!.listing)
+                    if rows == 1 { try update(listed, in: table, key: key, on: connection) }
+                    if listing!.hasJoinRows { joinWrites.append((table, key, listed)) }
+                }
+                if recordsHistory { history.update(table.entityName, key: key, properties: snapshot.propertyNames) }
+            }
+            index += rows
         }
         for (table, key, listed) in joinWrites { try writeJoinRows(listed, table: table, key: key, on: connection) }
         // Deletes go a table at a time, in the order each table first appears.
@@ -176,7 +200,7 @@ struct SaveWriter {
     }
 
     /// The `_pk` of a model this store gave an identifier to.
-    private func heldKey(of snapshot: DefaultSnapshot) throws -> Int64 {
+    func heldKey(of snapshot: DefaultSnapshot) throws -> Int64 {
         let id = snapshot.persistentIdentifier
         guard id.storeIdentifier == store.identifier, let key = id.primaryKey(as: Int64.self) else { throw missingModel(id) }
         return key
@@ -231,7 +255,7 @@ struct SaveWriter {
     }
 
     /// What `value`, listed for column `index`, is bound as.
-    private mutating func boundValue(_ value: PersistentValue, column index: Int, table: SQLiteSchemaMapping.Table, key: Int64?) throws -> SQLiteValue {
+    mutating func boundValue(_ value: PersistentValue, column index: Int, table: SQLiteSchemaMapping.Table, key: Int64?) throws -> SQLiteValue {
         if case .identifier(let target) = value, target.isTemporary {
             if let permanent = permanent(of: target) {
                 return SQLiteValueCodec.encode(.identifier(permanent), storeIdentifier: store.identifier)
@@ -273,7 +297,7 @@ struct SaveWriter {
     }
 
     /// Sets the listed columns of row `key`; a row that does not exist throws.
-    private mutating func update(_ listed: SnapshotColumns, in table: SQLiteSchemaMapping.Table, key: Int64, on connection: SQLiteConnection) throws {
+    mutating func update(_ listed: SnapshotColumns, in table: SQLiteSchemaMapping.Table, key: Int64, on connection: SQLiteConnection) throws {
         let columns = listed.columns
         guard !columns.isEmpty else {
             // Nothing of the row itself changed (only to-many relationships, or nothing): it must still exist.

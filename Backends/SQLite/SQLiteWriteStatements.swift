@@ -103,6 +103,25 @@ final class SQLiteWriteStatements: Sendable {
         return sql
     }
 
+    /// The name the VALUES list of ``batchUpdate(_:columns:rows:)`` goes by.
+    static let batchValues = SQLIdentifier.quote("_strata_values")
+
+    /// `UPDATE "T" SET "a" = "_strata_values".column2, "b" = "_strata_values".column3 FROM
+    /// (VALUES (?, ?, ?), (?, ?, ?)) AS "_strata_values" WHERE "T"."_pk" = "_strata_values".column1`:
+    /// the given columns of `rows` rows, each row's parameters its key then its values in
+    /// `columns` order. SQLite reads the list into a temporary table and updates each row it
+    /// names by key.
+    func batchUpdate(_ table: SQLiteSchemaMapping.Table, columns: [Int], rows: Int) -> String {
+        let values = Self.batchValues
+        let assignments = columns.enumerated()
+            .map { "\(SQLIdentifier.quote(table.columns[$1].name)) = \(values).column\($0 + 2)" }
+            .joined(separator: ", ")
+        let row = "(" + Array(repeating: "?", count: columns.count + 1).joined(separator: ", ") + ")"
+        let name = SQLIdentifier.quote(table.tableName)
+        return "UPDATE \(name) SET \(assignments) FROM (VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))) AS \(values)"
+            + " WHERE \(name).\(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)) = \(values).column1"
+    }
+
     /// `UPDATE "T" SET "c" = ?1`: one column of every row, to fill a column a migration added.
     static func fill(_ table: SQLiteSchemaMapping.Table, column: String) -> String {
         "UPDATE \(SQLIdentifier.quote(table.tableName)) SET \(SQLIdentifier.quote(column)) = ?1"
