@@ -62,8 +62,11 @@ struct SaveWriter {
     private var updateStatements: [UpdateShape: SQLiteStatement] = [:]
     private var lastUpdate: (shape: UpdateShape, statement: SQLiteStatement)?
     /// Per UPDATE shape this save met, the statement that updates a chunk of rows, or `nil`
-    /// for a shape that goes row by row (`SQLiteStore+UpdateChunks.swift`).
-    var updateChunks: [UpdateShape: UpdateChunk?] = [:]
+    /// for a shape that goes row by row (`SQLiteStore+RowChunks.swift`).
+    var updateChunks: [UpdateShape: RowChunk?] = [:]
+    /// Per entity this save inserted into, the statement that inserts a chunk of rows, or
+    /// `nil` for an entity whose rows go one by one.
+    var insertChunks: [String: RowChunk?] = [:]
     /// The save's changes, for its history row.
     private var history = HistoryRecorder()
     private let recordsHistory: Bool
@@ -96,7 +99,10 @@ struct SaveWriter {
         // join rows to write after every insert (a row's table and columns were kept for them).
         var current: (entityName: String, template: PersistentIdentifier, hasJoinRows: Bool)?
         var insertListing: (entityName: String, names: [String], listing: SnapshotColumns.Listing)?
-        for snapshot in inserted {
+        var index = inserted.startIndex
+        var noChunkBefore = index
+        while index < inserted.endIndex {
+            let snapshot = inserted[index]
             let table = try table(of: snapshot)
             if current?.entityName != table.entityName {
                 current = (
@@ -110,14 +116,26 @@ struct SaveWriter {
             if insertListing?.entityName != table.entityName || insertListing?.names != snapshot.propertyNames {
                 insertListing = (table.entityName, snapshot.propertyNames, SnapshotColumns.Listing(snapshot.propertyNames, table: table))
             }
-            let listed = SnapshotColumns(snapshot, table: table, listing: insertListing!.listing)
-            let key = try insert(listed, into: table, on: connection)
-            let permanent = current!.template.replacingPrimaryKey(key)
-            insertedIdentifiers.append(permanent)
-            temporaryIdentifiers.append(snapshot.persistentIdentifier)
-            remapped?[snapshot.persistentIdentifier] = permanent
-            if current!.hasJoinRows { joinWrites.append((table, key, listed)) }
-            if recordsHistory { history.insert(table.entityName, key: key) }
+            // A run of rows of one entity goes a chunk at a time where it can.
+            var keys: Range<Int64>?
+            if index >= noChunkBefore, let chunk = try insertChunk(into: table, on: connection) {
+                let run = sameShapeRun(of: inserted, from: index, upTo: chunk.rows)
+                if run == chunk.rows {
+                    keys = try insert(inserted[index..<(index + run)], into: table, listing: insertListing!.listing, chunk: chunk, on: connection)
+                }
+                if keys == nil { noChunkBefore = index + run }
+            }
+            for (offset, snapshot) in inserted[index..<(index + (keys?.count ?? 1))].enumerated() {
+                let listed = keys == nil || current!.hasJoinRows ? SnapshotColumns(snapshot, table: table, listing: insertListing!.listing) : nil
+                let key = try keys.map { $0.lowerBound + Int64(offset) } ?? insert(listed!, into: table, on: connection)
+                let permanent = current!.template.replacingPrimaryKey(key)
+                insertedIdentifiers.append(permanent)
+                temporaryIdentifiers.append(snapshot.persistentIdentifier)
+                remapped?[snapshot.persistentIdentifier] = permanent
+                if current!.hasJoinRows { joinWrites.append((table, key, listed!)) }
+                if recordsHistory { history.insert(table.entityName, key: key) }
+            }
+            index += keys?.count ?? 1
         }
         for fixup in fixups {
             guard let target = permanent(of: fixup.target), let targetKey = target.primaryKey(as: Int64.self) else { continue }
@@ -128,9 +146,9 @@ struct SaveWriter {
         // The columns a partial snapshot lists, worked out once per distinct list of names:
         // the updates of one save mostly change the same properties.
         // With them, the statement for a chunk of rows that set the same columns, if any.
-        var listing: (entityName: String, names: [String], listing: SnapshotColumns.Listing, hasJoinRows: Bool, chunk: UpdateChunk?)?
-        var index = updated.startIndex
-        var noChunkBefore = index
+        var listing: (entityName: String, names: [String], listing: SnapshotColumns.Listing, hasJoinRows: Bool, chunk: RowChunk?)?
+        index = updated.startIndex
+        noChunkBefore = index
         while index < updated.endIndex {
             let snapshot = updated[index]
             let table = try table(of: snapshot)
@@ -204,6 +222,12 @@ struct SaveWriter {
         let id = snapshot.persistentIdentifier
         guard id.storeIdentifier == store.identifier, let key = id.primaryKey(as: Int64.self) else { throw missingModel(id) }
         return key
+    }
+
+    /// The error of an insert that SQLite ran without writing every row.
+    func skippedRows(_ written: Int, of count: Int, in table: SQLiteSchemaMapping.Table) -> SwiftDataError {
+        SwiftDataError.modelValidationFailure.with(
+            details: "the SQLite store \(store.path) wrote \(written) of \(count) new rows of \(table.entityName) (a trigger skipped rows); nothing was saved")
     }
 
     private func missingModel(_ id: PersistentIdentifier) -> SwiftDataError {
@@ -290,6 +314,8 @@ struct SaveWriter {
         }
         lastInsert = (table.entityName, statement)
         try bindAndRun(listed, columns: table.everyColumn, table: table, key: nil, trailingKey: nil, statement: statement)
+        // A trigger may skip the row (`RAISE(IGNORE)`); the last rowid would then be another row's.
+        guard connection.changes > 0 else { throw skippedRows(0, of: 1, in: table) }
         let key = connection.lastInsertRowID
         for pending in pendingFixups { fixups.append((table, key, pending.column, pending.target)) }
         pendingFixups = []
@@ -524,7 +550,7 @@ struct SaveWriter {
         }
     }
 
-    private func statements(of table: SQLiteSchemaMapping.Table) throws -> SQLiteWriteStatements.Table {
+    func statements(of table: SQLiteSchemaMapping.Table) throws -> SQLiteWriteStatements.Table {
         guard let statements = store.statements.table(table.entityName) else {
             throw SwiftDataError.configurationSchemaNotFoundInContainerSchema.with(
                 details: "the SQLite store \(store.path) holds no entity \(table.entityName)")

@@ -18,6 +18,8 @@ final class SQLiteWriteStatements: Sendable {
         let selectExternal: [String: String]
         /// `SELECT 1 FROM "T" WHERE "_pk" = ?1`: whether a row exists.
         let exists: String
+        /// `SELECT max("_pk") FROM "T"`: the highest key, one step down the b-tree.
+        let highestKey: String
         /// `SELECT (SELECT min("_pk") FROM "T"), (SELECT max("_pk") FROM "T"), (SELECT count(*) FROM "T")`:
         /// each a subquery of its own, so that SQLite answers min and max from the ends of
         /// the b-tree and the count from its pages.
@@ -65,7 +67,7 @@ final class SQLiteWriteStatements: Sendable {
             }
             tables[table.entityName] = Table(
                 insert: insert, deleteAll: "DELETE FROM \(name)",
-                selectExternal: external, exists: "SELECT 1 FROM \(name) WHERE \(key) = ?1",
+                selectExternal: external, exists: "SELECT 1 FROM \(name) WHERE \(key) = ?1", highestKey: "SELECT max(\(key)) FROM \(name)",
                 keyBounds: "SELECT (SELECT min(\(key)) FROM \(name)), (SELECT max(\(key)) FROM \(name)), (SELECT count(*) FROM \(name))")
             for property in table.properties {
                 guard case .joinTable(let join, let owner, let member, _) = property else { continue }
@@ -101,6 +103,14 @@ final class SQLiteWriteStatements: Sendable {
         let sql = "UPDATE \(SQLIdentifier.quote(table.tableName)) SET \(assignments) WHERE \(SQLIdentifier.quote(SQLiteSchemaMapping.primaryKey)) = ?\(columns.count + 1)"
         updates.withLock { $0[shape] = sql }
         return sql
+    }
+
+    /// `INSERT INTO "T" ("_pk", "a", "b") VALUES (?, ?, ?), (?, ?, ?)`: `rows` rows, each
+    /// row's parameters its key then a value for every column in table order.
+    func batchInsert(_ table: SQLiteSchemaMapping.Table, rows: Int) -> String {
+        let names = ([SQLiteSchemaMapping.primaryKey] + table.columns.map(\.name)).map(SQLIdentifier.quote).joined(separator: ", ")
+        let row = "(" + Array(repeating: "?", count: table.columns.count + 1).joined(separator: ", ") + ")"
+        return "INSERT INTO \(SQLIdentifier.quote(table.tableName)) (\(names)) VALUES " + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 
     /// The name the VALUES list of ``batchUpdate(_:columns:rows:)`` goes by.

@@ -75,12 +75,12 @@ import Testing
     @Test func updatesOfManyRowsSetEachRowsOwnValues() throws {
         let store = try SQLiteStore(ModelConfiguration("partial", schema: Schema([Sample.self, Picture.self]), url: url), migrationPlan: nil)
         // Two full chunks and a remainder that runs row by row, and rows the save leaves alone.
-        let count = SaveWriter.updateChunkRows * 2 + 44
+        let count = SaveWriter.chunkRows * 2 + 44
         var ids: [PersistentIdentifier] = []
         for _ in 0..<(count + 3) { ids.append(try insertSample(into: store, photo: Data([1]))) }
         var captions: [String] = []
         var pictures: [DefaultSnapshot] = []
-        for index in 0..<(SaveWriter.updateChunkRows + 1) {
+        for index in 0..<(SaveWriter.chunkRows + 1) {
             let picture = Picture(caption: "")
             var related: [PersistentIdentifier: any BackingData] = [:]
             pictures.append(DefaultSnapshot(from: picture.persistentBackingData, relatedBackingDatas: &related))
@@ -110,7 +110,7 @@ import Testing
         for (entity, columns, chunks) in [("Sample", changes[0].propertyNames, 2), ("Picture", ["caption"], 1)] {
             let table = try #require(store.mapping.tables[entity])
             let indices = columns.compactMap { name in table.columns.firstIndex { $0.name == name } }.sorted()
-            let sql = store.statements.batchUpdate(table, columns: indices, rows: SaveWriter.updateChunkRows)
+            let sql = store.statements.batchUpdate(table, columns: indices, rows: SaveWriter.chunkRows)
             #expect(try store.write { try $0.cached(sql).timesRun } == chunks, "\(entity) rows ran row by row")
         }
     }
@@ -141,7 +141,7 @@ import Testing
     @Test func aRowMissingFromAChunkFailsTheSaveAndNothingIsWritten() throws {
         let store = try openStore()
         var ids: [PersistentIdentifier] = []
-        for _ in 0..<(SaveWriter.updateChunkRows + 5) { ids.append(try insertSample(into: store, photo: Data([1]))) }
+        for _ in 0..<(SaveWriter.chunkRows + 5) { ids.append(try insertSample(into: store, photo: Data([1]))) }
         let gone = ids[40]
         _ = try store.save(
             DataStoreSaveChangesRequest(
@@ -161,7 +161,7 @@ import Testing
     @Test func aChunkAConstraintRefusesRunsAgainRowByRowAndTheRowAtFaultIsNamed() throws {
         let store = try openStore()
         var ids: [PersistentIdentifier] = []
-        for _ in 0..<SaveWriter.updateChunkRows { ids.append(try insertSample(into: store, photo: Data([1]))) }
+        for _ in 0..<SaveWriter.chunkRows { ids.append(try insertSample(into: store, photo: Data([1]))) }
         let refused = try #require(ids[70].primaryKey(as: Int64.self))
         // A trigger an app added refuses one row's new value.
         try store.write { connection in

@@ -1,0 +1,169 @@
+internal import CSQLite
+import StrataCore
+
+// A run of inserts into one table, or of updates that set the same columns, goes as one
+// statement per chunk of rows (`INSERT … VALUES (…), (…)`, `UPDATE … FROM (VALUES …)`)
+// rather than one statement per row.
+//
+// A statement run once per row costs SQLite about 1,500 instructions beside the row's own
+// work: its halt frees the registers that held the row's record, and the next run
+// allocates them again. A chunk of rows pays that once. Only plain attribute columns go in
+// chunks: an identifier column is a foreign key and a unique column is checked by an index,
+// and either may refuse one row of many (SQLite then keeps a statement journal to undo the
+// rows before it); an externally stored column writes and removes files row by row.
+extension SaveWriter {
+    /// A statement that writes `rows` rows at once.
+    struct RowChunk {
+        let statement: SQLiteStatement
+        let rows: Int
+    }
+
+    /// The most rows one chunk writes.
+    static let chunkRows = 128
+
+    /// The fewest rows a chunk is made for, when the parameter limit allows no more.
+    static let fewestChunkRows = 16
+
+    /// `UPDATE … FROM` came with SQLite 3.33.0.
+    static let sqliteUpdatesFrom = sqlite3_libversion_number() >= 3_033_000
+
+    /// The chunk statement that sets `columns` of `table`, or `nil` when rows setting them
+    /// go one by one. Made once per shape and save.
+    mutating func updateChunk(columns: [Int], in table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> RowChunk? {
+        guard Self.sqliteUpdatesFrom, !columns.isEmpty else { return nil }
+        let shape = UpdateShape(entityName: table.entityName, columns: columns)
+        if let known = updateChunks[shape] { return known }
+        let chunk = try rowChunk(columns: columns, in: table, on: connection) { rows in
+            store.statements.batchUpdate(table, columns: columns, rows: rows)
+        }
+        updateChunks[shape] = chunk
+        return chunk
+    }
+
+    /// The chunk statement that inserts rows into `table`, or `nil` when its rows go one by
+    /// one. Made once per table and save.
+    mutating func insertChunk(into table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> RowChunk? {
+        if let known = insertChunks[table.entityName] { return known }
+        var chunk: RowChunk?
+        if table.uniqueConstraints.isEmpty, !table.columns.isEmpty {
+            chunk = try rowChunk(columns: table.everyColumn, in: table, on: connection) { rows in store.statements.batchInsert(table, rows: rows) }
+        }
+        insertChunks[table.entityName] = chunk
+        return chunk
+    }
+
+    /// A chunk statement of `sql(rows)` when `columns` are all plain attribute columns.
+    private func rowChunk(
+        columns: [Int], in table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection, sql: (Int) -> String
+    ) throws -> RowChunk? {
+        let unique = Set(table.uniqueConstraints.joined())
+        let plain = columns.allSatisfy { index in
+            let column = table.columns[index]
+            return column.kind != .identifier && !column.externalStorage && !unique.contains(column.name)
+        }
+        let rows = min(Self.chunkRows, connection.variableLimit / (columns.count + 1))
+        guard plain, rows >= Self.fewestChunkRows else { return nil }
+        return RowChunk(statement: try connection.cached(sql(rows)), rows: rows)
+    }
+
+    /// How many of the snapshots from `start` on, at most `limit`, list the same properties
+    /// of the same entity as the first.
+    func sameShapeRun(of snapshots: [DefaultSnapshot], from start: Int, upTo limit: Int) -> Int {
+        let first = snapshots[start]
+        let end = min(snapshots.count, start + limit)
+        var index = start + 1
+        while index < end, snapshots[index].propertyNames == first.propertyNames,
+            snapshots[index].persistentIdentifier.entityName == first.persistentIdentifier.entityName
+        {
+            index += 1
+        }
+        return index - start
+    }
+
+    /// Inserts the rows of `snapshots`, which all list the same properties, with one run of
+    /// `chunk`'s statement, and returns their keys: the ones after the table's highest, as
+    /// SQLite gives a row inserted without one. `nil`, with nothing written, when the keys
+    /// would pass the largest or a constraint refused the statement; the rows then go one by one.
+    ///
+    /// - Throws: ``SQLiteStoreError``, or ``SwiftDataError/modelValidationFailure`` when
+    ///   SQLite wrote fewer rows than it was given (a trigger that skips rows).
+    mutating func insert(
+        _ snapshots: ArraySlice<DefaultSnapshot>, into table: SQLiteSchemaMapping.Table, listing: SnapshotColumns.Listing, chunk: RowChunk,
+        on connection: SQLiteConnection
+    ) throws -> Range<Int64>? {
+        let highest = try connection.cached(try statements(of: table).highestKey)
+        defer { highest.reset() }
+        let last = try highest.step() ? highest.int64(0) : 0
+        guard last < Int64.max - Int64(snapshots.count) else { return nil }
+        let keys = (last + 1)..<(last + 1 + Int64(snapshots.count))
+        guard let changed = try run(chunk, of: snapshots, columns: table.everyColumn, in: table, listing: listing, newKeys: keys, on: connection)
+        else { return nil }
+        guard changed == snapshots.count else { throw skippedRows(changed, of: snapshots.count, in: table) }
+        return keys
+    }
+
+    /// Updates the rows of `snapshots`, which all list the same properties, with one run of
+    /// `chunk`'s statement. When fewer rows changed than were listed (a row that does not
+    /// exist), or a constraint refused the statement (SQLite undid all of it), the rows go
+    /// again one by one, which names the row at fault.
+    mutating func update(
+        _ snapshots: ArraySlice<DefaultSnapshot>, in table: SQLiteSchemaMapping.Table, listing: SnapshotColumns.Listing, chunk: RowChunk,
+        on connection: SQLiteConnection
+    ) throws {
+        let changed = try run(chunk, of: snapshots, columns: listing.columns, in: table, listing: listing, newKeys: nil, on: connection)
+        guard changed != snapshots.count else { return }
+        for snapshot in snapshots {
+            try update(SnapshotColumns(snapshot, table: table, listing: listing), in: table, key: try heldKey(of: snapshot), on: connection)
+        }
+    }
+
+    /// Binds each snapshot's key (the next of `newKeys`, or the one the store gave it), then
+    /// its values of `columns`, and runs `chunk` once;
+    /// returns how many rows SQLite changed, or `nil` when a constraint refused the statement.
+    ///
+    /// Text is bound without SQLite's copy: the chunk's strings are copied into one buffer,
+    /// lent while the statement runs.
+    private mutating func run(
+        _ chunk: RowChunk, of snapshots: ArraySlice<DefaultSnapshot>, columns: [Int], in table: SQLiteSchemaMapping.Table,
+        listing: SnapshotColumns.Listing, newKeys: Range<Int64>?, on connection: SQLiteConnection
+    ) throws -> Int? {
+        let statement = chunk.statement
+        statement.rewind()
+        var text: [UInt8] = []
+        var lent: [(parameter: Int32, range: Range<Int>)] = []
+        func lend(_ string: String, at parameter: Int32) {
+            var string = string
+            let start = text.count
+            string.withUTF8 { text.append(contentsOf: $0) }
+            lent.append((parameter, start..<text.count))
+        }
+        var parameter: Int32 = 1
+        for index in snapshots.indices {
+            let snapshot = snapshots[index]
+            let key = try newKeys.map { $0.lowerBound + Int64(index - snapshots.startIndex) } ?? heldKey(of: snapshot)
+            try statement.bind(.integer(key), at: parameter)
+            parameter += 1
+            let listed = SnapshotColumns(snapshot, table: table, listing: listing)
+            for column in columns {
+                let value = listed.value(ofColumn: column) ?? .null
+                if case .string(let string) = value {
+                    lend(string, at: parameter)
+                } else if try !SQLiteValueCodec.bindNumeric(value, to: statement, at: parameter) {
+                    let bound = try boundValue(value, column: column, table: table, key: key)
+                    if case .text(let string) = bound { lend(string, at: parameter) } else { try statement.bind(bound, at: parameter) }
+                }
+                parameter += 1
+            }
+        }
+        do {
+            return try text.withUnsafeBufferPointer { bytes in
+                defer { statement.clearBindings() }
+                for (parameter, range) in lent { try statement.bindLent(UnsafeBufferPointer(rebasing: bytes[range]), at: parameter) }
+                try statement.run()
+                return connection.changes
+            }
+        } catch let error where SQLiteStoreError.ResultCode.constraint ~= error {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Strata
+@_spi(StoreTesting) @testable import StrataCore
+import Testing
+
+@testable import StrataSQLite
+
+/// Inserts that go a chunk of rows per statement: their keys, and what happens when SQLite
+/// refuses or skips a row of a chunk.
+@Suite struct SQLiteRowChunkTests {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-chunks-\(UUID()).store")
+
+    func openStore() throws -> SQLiteStore {
+        try SQLiteStore(ModelConfiguration("chunks", schema: Schema([Picture.self, Album.self]), url: url), migrationPlan: nil)
+    }
+
+    func snapshots<T: PersistentModel>(_ models: [T]) -> [DefaultSnapshot] {
+        var related: [PersistentIdentifier: any BackingData] = [:]
+        return models.map { DefaultSnapshot(from: $0.persistentBackingData, relatedBackingDatas: &related) }
+    }
+
+    func insert(_ snapshots: [DefaultSnapshot], into store: SQLiteStore) throws -> [PersistentIdentifier] {
+        let result = try store.save(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: snapshots, updated: [], deleted: []))
+        return try snapshots.map { try #require(result.remappedIdentifiers[$0.persistentIdentifier]) }
+    }
+
+    func captions(in store: SQLiteStore) throws -> [Int64: String] {
+        let request = DataStoreFetchRequest<Picture>(
+            editingState: EditingState(), descriptor: FetchDescriptor<Picture>(), filter: .success(nil), sort: .success([]))
+        var captions: [Int64: String] = [:]
+        for snapshot in try store.fetch(request).fetchedSnapshots {
+            guard case .string(let caption) = snapshot["caption"], let key = snapshot.persistentIdentifier.primaryKey(as: Int64.self) else {
+                Issue.record("unexpected row \(snapshot)")
+                continue
+            }
+            captions[key] = caption
+        }
+        return captions
+    }
+
+    @Test func anInsertStatementOfManyRowsListsTheKeyThenEveryColumn() throws {
+        let store = try openStore()
+        let table = try #require(store.mapping.tables["Picture"])
+        #expect(store.statements.batchInsert(table, rows: 2) == #"INSERT INTO "Picture" ("_pk", "caption") VALUES (?, ?), (?, ?)"#)
+    }
+
+    @Test func insertsInChunksTakeTheKeysAfterTheHighestAsRowByRowInsertsDo() throws {
+        let store = try openStore()
+        // Keys 1...5, then the highest goes: the next insert takes 5 again, as SQLite gives it.
+        let first = try insert(snapshots((0..<5).map { Picture(caption: "first \($0)") }), into: store)
+        _ = try store.save(
+            DataStoreSaveChangesRequest(
+                editingState: EditingState(), inserted: [], updated: [],
+                deleted: [DefaultSnapshot(persistentIdentifier: first[4], propertyNames: [], values: [])]))
+        // Two chunks and a remainder row by row, with an album (other columns) between them.
+        let count = SaveWriter.chunkRows * 2 + 30
+        let texts = (0..<count).map { ["", "é\u{0}ü \($0)", String(repeating: "🌍", count: $0 % 5), "plain \($0)"][$0 % 4] }
+        let pictures = snapshots(texts.map { Picture(caption: $0) })
+        let album = snapshots([Album(title: "between")])
+        let ids = try insert(Array(pictures[..<150]) + album + Array(pictures[150...]), into: store)
+
+        var expected = Dictionary(uniqueKeysWithValues: first.prefix(4).enumerated().map { (try! #require($1.primaryKey(as: Int64.self)), "first \($0)") })
+        let pictureIDs = Array(ids[..<150]) + Array(ids[151...])
+        for (id, text) in zip(pictureIDs, texts) { expected[try #require(id.primaryKey(as: Int64.self))] = text }
+        #expect(try pictureIDs.map { try #require($0.primaryKey(as: Int64.self)) } == Array(5..<Int64(5 + count)))
+        #expect(try captions(in: store) == expected)
+
+        let table = try #require(store.mapping.tables["Picture"])
+        #expect(
+            try store.write { try $0.cached(store.statements.batchInsert(table, rows: SaveWriter.chunkRows)).timesRun } == 2,
+            "the inserts ran row by row")
+    }
+
+    @Test func aChunkAConstraintRefusesGoesAgainRowByRowAndNothingIsWritten() throws {
+        let store = try openStore()
+        try store.write { connection in
+            try connection.execute(
+                "CREATE TRIGGER refuse BEFORE INSERT ON \"Picture\" WHEN NEW.\"caption\" = 'refused' BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        }
+        let texts = (0..<SaveWriter.chunkRows).map { $0 == 70 ? "refused" : "caption \($0)" }
+        let error = #expect(throws: SQLiteStoreError.self) { _ = try insert(snapshots(texts.map { Picture(caption: $0) }), into: store) }
+        #expect(error?.resultCode == .constraint)
+        #expect(error?.sql == #"INSERT INTO "Picture" ("caption") VALUES (?1)"#, "the error is not the refused row's own statement")
+        #expect(try captions(in: store).isEmpty, "a failed save wrote rows")
+    }
+
+    @Test func anInsertThatATriggerSkipsFailsTheSaveInAChunkOrAlone() throws {
+        let store = try openStore()
+        try store.write { connection in
+            try connection.execute(
+                "CREATE TRIGGER skip BEFORE INSERT ON \"Picture\" WHEN NEW.\"caption\" = 'skipped' BEGIN SELECT RAISE(IGNORE); END")
+        }
+        let texts = (0..<SaveWriter.chunkRows).map { $0 == 9 ? "skipped" : "caption \($0)" }
+        let error = #expect(throws: SwiftDataError.self) { _ = try insert(snapshots(texts.map { Picture(caption: $0) }), into: store) }
+        #expect(error?.code == SwiftDataError.modelValidationFailure.code)
+        #expect(try captions(in: store).isEmpty, "a failed save wrote rows")
+        // Too few rows for a chunk: the row is skipped alone, and the last rowid is another row's.
+        let alone = #expect(throws: SwiftDataError.self) {
+            _ = try insert(snapshots(["kept", "skipped"].map { Picture(caption: $0) }), into: store)
+        }
+        #expect(alone?.code == SwiftDataError.modelValidationFailure.code)
+        #expect(try captions(in: store).isEmpty, "a failed save wrote rows")
+    }
+}
