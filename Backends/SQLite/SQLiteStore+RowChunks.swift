@@ -7,10 +7,12 @@ import StrataCore
 //
 // A statement run once per row costs SQLite about 1,500 instructions beside the row's own
 // work: its halt frees the registers that held the row's record, and the next run
-// allocates them again. A chunk of rows pays that once. Only plain attribute columns go in
-// chunks: an identifier column is a foreign key and a unique column is checked by an index,
-// and either may refuse one row of many (SQLite then keeps a statement journal to undo the
-// rows before it); an externally stored column writes and removes files row by row.
+// allocates them again. A chunk of rows pays that once. Chunks hold only rows that no
+// constraint can refuse, so that SQLite keeps no statement journal to undo a chunk midway
+// (one spilled to a temporary file, a write per page, made chunked inserts slower than rows
+// one by one): plain attribute columns of a table without triggers. An identifier column is
+// a foreign key, a unique column is checked by an index, a trigger may refuse or skip a row,
+// and an externally stored column writes and removes files row by row.
 extension SaveWriter {
     /// A statement that writes `rows` rows at once.
     struct RowChunk {
@@ -52,7 +54,8 @@ extension SaveWriter {
         return chunk
     }
 
-    /// A chunk statement of `sql(rows)` when `columns` are all plain attribute columns.
+    /// A chunk statement of `sql(rows)` when `columns` are all plain attribute columns of a
+    /// table without triggers.
     private func rowChunk(
         columns: [Int], in table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection, sql: (Int) -> String
     ) throws -> RowChunk? {
@@ -63,6 +66,10 @@ extension SaveWriter {
         }
         let rows = min(Self.chunkRows, connection.variableLimit / (columns.count + 1))
         guard plain, rows >= Self.fewestChunkRows else { return nil }
+        let triggers = try connection.cached(SQLiteWriteStatements.hasTriggers)
+        defer { triggers.reset() }
+        try triggers.bind([.text(table.tableName)])
+        guard try !triggers.step() else { return nil }
         return RowChunk(statement: try connection.cached(sql(rows)), rows: rows)
     }
 
@@ -81,12 +88,13 @@ extension SaveWriter {
     }
 
     /// Inserts the rows of `snapshots`, which all list the same properties, with one run of
-    /// `chunk`'s statement, and returns their keys: the ones after the table's highest, as
-    /// SQLite gives a row inserted without one. `nil`, with nothing written, when the keys
-    /// would pass the largest or a constraint refused the statement; the rows then go one by one.
+    /// `chunk`'s statement, and returns their keys: SQLite gives each row one more than the
+    /// table's highest key, as it gives a row inserted alone. `nil`, with nothing written,
+    /// when the keys would pass the largest (SQLite then picks keys at random); the rows then
+    /// go one by one.
     ///
-    /// - Throws: ``SQLiteStoreError``, or ``SwiftDataError/modelValidationFailure`` when
-    ///   SQLite wrote fewer rows than it was given (a trigger that skips rows).
+    /// - Throws: ``SQLiteStoreError``, or ``SwiftDataError/modelValidationFailure`` when the
+    ///   rows did not get the keys after the highest.
     mutating func insert(
         _ snapshots: ArraySlice<DefaultSnapshot>, into table: SQLiteSchemaMapping.Table, listing: SnapshotColumns.Listing, chunk: RowChunk,
         on connection: SQLiteConnection
@@ -96,16 +104,16 @@ extension SaveWriter {
         let last = try highest.step() ? highest.int64(0) : 0
         guard last < Int64.max - Int64(snapshots.count) else { return nil }
         let keys = (last + 1)..<(last + 1 + Int64(snapshots.count))
-        guard let changed = try run(chunk, of: snapshots, columns: table.everyColumn, in: table, listing: listing, newKeys: keys, on: connection)
-        else { return nil }
-        guard changed == snapshots.count else { throw skippedRows(changed, of: snapshots.count, in: table) }
+        let changed = try run(chunk, of: snapshots, columns: table.everyColumn, in: table, listing: listing, newKeys: keys, on: connection)
+        guard changed == snapshots.count, connection.lastInsertRowID == keys.upperBound - 1 else {
+            throw skippedRows(changed, of: snapshots.count, in: table)
+        }
         return keys
     }
 
     /// Updates the rows of `snapshots`, which all list the same properties, with one run of
     /// `chunk`'s statement. When fewer rows changed than were listed (a row that does not
-    /// exist), or a constraint refused the statement (SQLite undid all of it), the rows go
-    /// again one by one, which names the row at fault.
+    /// exist), the rows go again one by one, which names the row at fault.
     mutating func update(
         _ snapshots: ArraySlice<DefaultSnapshot>, in table: SQLiteSchemaMapping.Table, listing: SnapshotColumns.Listing, chunk: RowChunk,
         on connection: SQLiteConnection
@@ -117,16 +125,16 @@ extension SaveWriter {
         }
     }
 
-    /// Binds each snapshot's key (the next of `newKeys`, or the one the store gave it), then
-    /// its values of `columns`, and runs `chunk` once;
-    /// returns how many rows SQLite changed, or `nil` when a constraint refused the statement.
+    /// Binds each snapshot's values of `columns`, after its key for an update, and runs
+    /// `chunk` once; returns how many rows SQLite changed. An insert's rows are bound with the
+    /// keys `newKeys` SQLite will give them, for what refers to them.
     ///
     /// Text is bound without SQLite's copy: the chunk's strings are copied into one buffer,
     /// lent while the statement runs.
     private mutating func run(
         _ chunk: RowChunk, of snapshots: ArraySlice<DefaultSnapshot>, columns: [Int], in table: SQLiteSchemaMapping.Table,
         listing: SnapshotColumns.Listing, newKeys: Range<Int64>?, on connection: SQLiteConnection
-    ) throws -> Int? {
+    ) throws -> Int {
         let statement = chunk.statement
         statement.rewind()
         var text: [UInt8] = []
@@ -140,9 +148,14 @@ extension SaveWriter {
         var parameter: Int32 = 1
         for index in snapshots.indices {
             let snapshot = snapshots[index]
-            let key = try newKeys.map { $0.lowerBound + Int64(index - snapshots.startIndex) } ?? heldKey(of: snapshot)
-            try statement.bind(.integer(key), at: parameter)
-            parameter += 1
+            let key: Int64
+            if let newKeys {
+                key = newKeys.lowerBound + Int64(index - snapshots.startIndex)
+            } else {
+                key = try heldKey(of: snapshot)
+                try statement.bind(.integer(key), at: parameter)
+                parameter += 1
+            }
             let listed = SnapshotColumns(snapshot, table: table, listing: listing)
             for column in columns {
                 let value = listed.value(ofColumn: column) ?? .null
@@ -155,15 +168,11 @@ extension SaveWriter {
                 parameter += 1
             }
         }
-        do {
-            return try text.withUnsafeBufferPointer { bytes in
-                defer { statement.clearBindings() }
-                for (parameter, range) in lent { try statement.bindLent(UnsafeBufferPointer(rebasing: bytes[range]), at: parameter) }
-                try statement.run()
-                return connection.changes
-            }
-        } catch let error where SQLiteStoreError.ResultCode.constraint ~= error {
-            return nil
+        return try text.withUnsafeBufferPointer { bytes in
+            defer { statement.clearBindings() }
+            for (parameter, range) in lent { try statement.bindLent(UnsafeBufferPointer(rebasing: bytes[range]), at: parameter) }
+            try statement.run()
+            return connection.changes
         }
     }
 }

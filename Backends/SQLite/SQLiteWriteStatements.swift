@@ -105,13 +105,17 @@ final class SQLiteWriteStatements: Sendable {
         return sql
     }
 
-    /// `INSERT INTO "T" ("_pk", "a", "b") VALUES (?, ?, ?), (?, ?, ?)`: `rows` rows, each
-    /// row's parameters its key then a value for every column in table order.
+    /// `INSERT INTO "T" ("a", "b") VALUES (?, ?), (?, ?)`: `rows` rows, each row's
+    /// parameters a value for every column in table order. SQLite gives the rows keys one by
+    /// one as it gives a row inserted alone.
     func batchInsert(_ table: SQLiteSchemaMapping.Table, rows: Int) -> String {
-        let names = ([SQLiteSchemaMapping.primaryKey] + table.columns.map(\.name)).map(SQLIdentifier.quote).joined(separator: ", ")
-        let row = "(" + Array(repeating: "?", count: table.columns.count + 1).joined(separator: ", ") + ")"
+        let names = table.columns.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
+        let row = "(" + Array(repeating: "?", count: table.columns.count).joined(separator: ", ") + ")"
         return "INSERT INTO \(SQLIdentifier.quote(table.tableName)) (\(names)) VALUES " + Array(repeating: row, count: rows).joined(separator: ", ")
     }
+
+    /// `SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?1`: whether a table has triggers.
+    static let hasTriggers = "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?1"
 
     /// The name the VALUES list of ``batchUpdate(_:columns:rows:)`` goes by.
     static let batchValues = SQLIdentifier.quote("_strata_values")

@@ -158,7 +158,7 @@ import Testing
         #expect(stored.allSatisfy { $0["flag"] == .bool(true) && $0["amount"] == .decimal(1) }, "a failed save wrote rows")
     }
 
-    @Test func aChunkAConstraintRefusesRunsAgainRowByRowAndTheRowAtFaultIsNamed() throws {
+    @Test func aTableWithATriggerUpdatesRowByRowAndTheRefusedRowIsNamed() throws {
         let store = try openStore()
         var ids: [PersistentIdentifier] = []
         for _ in 0..<SaveWriter.chunkRows { ids.append(try insertSample(into: store, photo: Data([1]))) }
@@ -176,6 +176,9 @@ import Testing
         #expect(error?.sql == #"UPDATE "Sample" SET "amount" = ?1 WHERE "_pk" = ?2"#, "the error is not the refused row's own statement")
         let stored = try store.fetch(lookup(Sample.self, ids)).fetchedSnapshots
         #expect(stored.allSatisfy { $0["amount"] == .decimal(1) }, "a failed save wrote rows")
+        let table = try #require(store.mapping.tables["Sample"])
+        let amount = try #require(table.columns.firstIndex { $0.name == "amount" })
+        #expect(try store.write { try $0.cached(store.statements.batchUpdate(table, columns: [amount], rows: SaveWriter.chunkRows)).timesRun } == 0)
     }
 
     @Test func aPartialUpdateKeepsTheExternalFileOfAnUnlistedDataColumn() throws {
