@@ -167,7 +167,7 @@ extension SQLiteStore {
         let table = try table(for: T.self)
         let keys = try deleteRows(request, of: table, listing: true)
         let template = try PersistentIdentifier.identifier(for: identifier, entityName: table.entityName, primaryKey: 0)
-        return keys.map(template.replacingPrimaryKey)
+        return keys.identifiers(from: template)
     }
 
     private func deleteRows<T: PersistentModel>(

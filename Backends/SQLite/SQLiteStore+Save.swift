@@ -367,11 +367,21 @@ struct SaveWriter {
         /// No key.
         static let none = DeletedKeys.list([])
 
-        /// `transform` applied to each key, in the order the keys were listed.
-        func map<T>(_ transform: (Int64) throws -> T) rethrows -> [T] {
+        /// The identifiers of the keys, in the order they were listed, made from `template`
+        /// (an identifier of the table's entity) straight into the array's storage.
+        func identifiers(from template: PersistentIdentifier) -> [PersistentIdentifier] {
             switch self {
-            case .range(let keys): try keys.map(transform)
-            case .list(let keys): try keys.map(transform)
+            case .range(let keys): identifiers(of: keys, count: keys.count, from: template)
+            case .list(let keys): identifiers(of: keys, count: keys.count, from: template)
+            }
+        }
+
+        private func identifiers<Keys: Sequence<Int64>>(of keys: Keys, count: Int, from template: PersistentIdentifier) -> [PersistentIdentifier] {
+            [PersistentIdentifier](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for key in keys {
+                    (buffer.baseAddress! + initialized).initialize(to: template.replacingPrimaryKey(key))
+                    initialized += 1
+                }
             }
         }
     }
