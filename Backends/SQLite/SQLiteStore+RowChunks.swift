@@ -129,50 +129,57 @@ extension SaveWriter {
     /// `chunk` once; returns how many rows SQLite changed. An insert's rows are bound with the
     /// keys `newKeys` SQLite will give them, for what refers to them.
     ///
-    /// Text is bound without SQLite's copy: the chunk's strings are copied into one buffer,
-    /// lent while the statement runs.
+    /// Each column's value is read at its position in the snapshots, worked out once per
+    /// chunk. Text is bound without SQLite's copy: the chunk's strings are copied into one
+    /// buffer, lent while the statement runs.
     private mutating func run(
         _ chunk: RowChunk, of snapshots: ArraySlice<DefaultSnapshot>, columns: [Int], in table: SQLiteSchemaMapping.Table,
         listing: SnapshotColumns.Listing, newKeys: Range<Int64>?, on connection: SQLiteConnection
     ) throws -> Int {
         let statement = chunk.statement
         statement.rewind()
-        var text: [UInt8] = []
-        var lent: [(parameter: Int32, range: Range<Int>)] = []
-        func lend(_ string: String, at parameter: Int32) {
-            var string = string
-            let start = text.count
-            string.withUTF8 { text.append(contentsOf: $0) }
-            lent.append((parameter, start..<text.count))
-        }
+        let positions = columns.map { listing.positions[table.columnSlots[$0]] }
+        var text = LentText()
         var parameter: Int32 = 1
         for index in snapshots.indices {
-            let snapshot = snapshots[index]
             let key: Int64
             if let newKeys {
                 key = newKeys.lowerBound + Int64(index - snapshots.startIndex)
             } else {
-                key = try heldKey(of: snapshot)
+                key = try heldKey(of: snapshots[index])
                 try statement.bind(.integer(key), at: parameter)
                 parameter += 1
             }
-            let listed = SnapshotColumns(snapshot, table: table, listing: listing)
-            for column in columns {
-                let value = listed.value(ofColumn: column) ?? .null
+            let values = snapshots[index].values
+            for (column, position) in zip(columns, positions) {
+                let value = position.map { values[$0] } ?? .null
                 if case .string(let string) = value {
-                    lend(string, at: parameter)
+                    text.append(string, at: parameter)
                 } else if try !SQLiteValueCodec.bindNumeric(value, to: statement, at: parameter) {
                     let bound = try boundValue(value, column: column, table: table, key: key)
-                    if case .text(let string) = bound { lend(string, at: parameter) } else { try statement.bind(bound, at: parameter) }
+                    if case .text(let string) = bound { text.append(string, at: parameter) } else { try statement.bind(bound, at: parameter) }
                 }
                 parameter += 1
             }
         }
-        return try text.withUnsafeBufferPointer { bytes in
+        return try text.bytes.withUnsafeBufferPointer { bytes in
             defer { statement.clearBindings() }
-            for (parameter, range) in lent { try statement.bindLent(UnsafeBufferPointer(rebasing: bytes[range]), at: parameter) }
+            for (parameter, range) in text.parameters { try statement.bindLent(UnsafeBufferPointer(rebasing: bytes[range]), at: parameter) }
             try statement.run()
             return connection.changes
         }
+    }
+}
+
+/// The UTF-8 bytes of a chunk's strings in one buffer, and the parameter each goes to.
+private struct LentText {
+    var bytes: [UInt8] = []
+    var parameters: [(parameter: Int32, range: Range<Int>)] = []
+
+    mutating func append(_ string: String, at parameter: Int32) {
+        var string = string
+        let start = bytes.count
+        string.withUTF8 { bytes.append(contentsOf: $0) }
+        parameters.append((parameter, start..<bytes.count))
     }
 }
