@@ -95,6 +95,37 @@ struct SaveWriter {
         var joinWrites: [(SQLiteSchemaMapping.Table, Int64, SnapshotColumns)] = []
         insertedIdentifiers.reserveCapacity(insertedIdentifiers.count + inserted.count)
         temporaryIdentifiers.reserveCapacity(temporaryIdentifiers.count + inserted.count)
+        try applyInserts(inserted, joinWrites: &joinWrites, on: connection)
+        for fixup in fixups {
+            guard let target = permanent(of: fixup.target), let targetKey = target.primaryKey(as: Int64.self) else { continue }
+            let statement = try connection.cached(store.statements.update(fixup.table, columns: [fixup.column]))
+            try statement.bind([.integer(targetKey), .integer(fixup.key)])
+            try statement.run()
+        }
+        try applyUpdates(updated, joinWrites: &joinWrites, on: connection)
+        for (table, key, listed) in joinWrites { try writeJoinRows(listed, table: table, key: key, on: connection) }
+        // Deletes go a table at a time, in the order each table first appears.
+        var deletes: [(table: SQLiteSchemaMapping.Table, keys: [Int64], seen: Set<Int64>)] = []
+        for snapshot in deleted {
+            let table = try table(of: snapshot)
+            let key = try heldKey(of: snapshot)
+            let index: Int
+            if let existing = deletes.lastIndex(where: { $0.table.entityName == table.entityName }) {
+                index = existing
+            } else {
+                deletes.append((table, [], []))
+                index = deletes.count - 1
+            }
+            if deletes[index].seen.insert(key).inserted { deletes[index].keys.append(key) }
+        }
+        for (table, keys, _) in deletes { try deleteRows(of: table, .keys(keys), on: connection) }
+    }
+
+    /// Inserts the rows of `inserted`, runs of one entity a chunk at a time where they can
+    /// go so; notes the join rows to write once every row has its key.
+    private mutating func applyInserts(
+        _ inserted: [DefaultSnapshot], joinWrites: inout [(SQLiteSchemaMapping.Table, Int64, SnapshotColumns)], on connection: SQLiteConnection
+    ) throws {
         // Per run of rows of one table: its permanent identifiers' template, and whether it has
         // join rows to write after every insert (a row's table and columns were kept for them).
         var current: (entityName: String, template: PersistentIdentifier, hasJoinRows: Bool)?
@@ -137,18 +168,19 @@ struct SaveWriter {
             }
             index += keys?.count ?? 1
         }
-        for fixup in fixups {
-            guard let target = permanent(of: fixup.target), let targetKey = target.primaryKey(as: Int64.self) else { continue }
-            let statement = try connection.cached(store.statements.update(fixup.table, columns: [fixup.column]))
-            try statement.bind([.integer(targetKey), .integer(fixup.key)])
-            try statement.run()
-        }
+    }
+
+    /// Updates the rows of `updated`, runs that set the same columns a chunk at a time where
+    /// they can go so; notes the join rows to rewrite.
+    private mutating func applyUpdates(
+        _ updated: [DefaultSnapshot], joinWrites: inout [(SQLiteSchemaMapping.Table, Int64, SnapshotColumns)], on connection: SQLiteConnection
+    ) throws {
         // The columns a partial snapshot lists, worked out once per distinct list of names:
         // the updates of one save mostly change the same properties.
         // With them, the statement for a chunk of rows that set the same columns, if any.
         var listing: (entityName: String, names: [String], listing: SnapshotColumns.Listing, hasJoinRows: Bool, chunk: RowChunk?)?
-        index = updated.startIndex
-        noChunkBefore = index
+        var index = updated.startIndex
+        var noChunkBefore = index
         while index < updated.endIndex {
             let snapshot = updated[index]
             let table = try table(of: snapshot)
@@ -181,22 +213,6 @@ struct SaveWriter {
             }
             index += rows
         }
-        for (table, key, listed) in joinWrites { try writeJoinRows(listed, table: table, key: key, on: connection) }
-        // Deletes go a table at a time, in the order each table first appears.
-        var deletes: [(table: SQLiteSchemaMapping.Table, keys: [Int64], seen: Set<Int64>)] = []
-        for snapshot in deleted {
-            let table = try table(of: snapshot)
-            let key = try heldKey(of: snapshot)
-            let index: Int
-            if let existing = deletes.lastIndex(where: { $0.table.entityName == table.entityName }) {
-                index = existing
-            } else {
-                deletes.append((table, [], []))
-                index = deletes.count - 1
-            }
-            if deletes[index].seen.insert(key).inserted { deletes[index].keys.append(key) }
-        }
-        for (table, keys, _) in deletes { try deleteRows(of: table, .keys(keys), on: connection) }
     }
 
     /// The permanent identifier this save gave the insert with the temporary identifier `temporary`.
