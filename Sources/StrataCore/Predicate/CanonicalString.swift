@@ -140,12 +140,14 @@ public enum CanonicalString {
         guard isPrecomposed(base, allowingCarriageReturn: false) && isPrecomposed(other, allowingCarriageReturn: false) else { return nil }
         guard other.count > 0 else { return true }
         guard other.count <= base.count else { return false }
-        let first = other[0]
-        var start = 0
-        let last = base.count - other.count
-        while start <= last {
-            if base[start] == first && memcmp(base.baseAddress! + start, other.baseAddress!, other.count) == 0 { return true }
-            start += 1
+        // Candidates found by the C library's `memchr` (vectorised), each then compared,
+        // rather than a Swift loop over every byte.
+        let needle = other.baseAddress!, first = Int32(other[0])
+        var cursor = base.baseAddress!
+        let end = cursor + (base.count - other.count + 1)  // past the last place a match can start
+        while cursor < end, let found = memchr(cursor, first, end - cursor) {
+            if memcmp(found, needle, other.count) == 0 { return true }
+            cursor = UnsafeRawPointer(found) + 1
         }
         return false
     }
