@@ -114,8 +114,9 @@ final class SQLiteWriteStatements: Sendable {
         return "INSERT INTO \(SQLIdentifier.quote(table.tableName)) (\(names)) VALUES " + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 
-    /// `SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?1`: whether a table has triggers.
-    static let hasTriggers = "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?1"
+    /// Whether a table has triggers: SQLite keeps a trigger's table name as its `CREATE
+    /// TRIGGER` spelled it, and table names match in any case.
+    static let hasTriggers = "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?1 COLLATE NOCASE"
 
     /// The name the VALUES list of ``batchUpdate(_:columns:rows:)`` goes by.
     static let batchValues = SQLIdentifier.quote("_strata_values")
