@@ -10,7 +10,7 @@ extension SQLiteStore {
     /// their join rows.
     /// - Throws: ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` store,
     ///   ``SwiftDataError/modelValidationFailure`` when an update or delete names a model
-    ///   the store does not hold, ``SwiftDataError/configurationSchemaNotFoundInContainerSchema``
+    ///   the store does not hold or a trigger skipped an inserted row, ``SwiftDataError/configurationSchemaNotFoundInContainerSchema``
     ///   for a model of an entity it does not hold, or ``SQLiteStoreError`` (for example a
     ///   UNIQUE index violation, ``SQLiteStoreError/ResultCode/constraint``); nothing is written then.
     public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
