@@ -77,6 +77,19 @@ import Testing
         #expect(since.allSatisfy { $0.processIdentifier == String(ProcessInfo.processInfo.processIdentifier) })
     }
 
+    @Test func historyRunsWhoseKeysOrPositionsPassTheLargestAreDamagedData() throws {
+        #expect(try HistoryRecord.decodeRuns(#"[["i","Booking",9223372036854775798,10]]"#).first?.count == 10)
+        #expect(throws: DecodingError.self) { try HistoryRecord.decodeRuns(#"[["i","Booking",9223372036854775798,11]]"#) }
+        #expect(throws: DecodingError.self) {
+            try HistoryRecord.decodeRuns(#"[["i","Booking",1,4611686018427387904],["u","Booking",1,4611686018427387904,["guests"]]]"#)
+        }
+        // A save whose keys run up to the largest records them as one run, without overflow.
+        var recorder = HistoryRecorder()
+        for key in (Int64.max - 2)...Int64.max { recorder.insert("Booking", key: key) }
+        recorder.insert("Booking", key: 1)
+        #expect(recorder.runs.map(\.count) == [3, 1])
+    }
+
     @Test func historyOffWritesNoRows() throws {
         let context = ModelContext(try open(.disabled))
         context.insert(Booking(reference: "A1", guests: 2))

@@ -71,6 +71,21 @@ import Testing
             "the inserts ran row by row")
     }
 
+    @Test func insertsNearTheLargestKeyGoRowByRowAndReadBack() throws {
+        let store = try openStore()
+        // A row an app wrote with a key near the largest: the keys a chunk would take run out.
+        try store.write { try $0.execute("INSERT INTO \"Picture\" (\"_pk\", \"caption\") VALUES (\(Int64.max - 10), 'high')") }
+        let texts = (0..<SaveWriter.chunkRows).map { "caption \($0)" }
+        let ids = try insert(snapshots(texts.map { Picture(caption: $0) }), into: store)
+        let keys = try ids.map { try #require($0.primaryKey(as: Int64.self)) }
+        #expect(Set(keys).count == texts.count)
+        var expected = Dictionary(uniqueKeysWithValues: zip(keys, texts))
+        expected[Int64.max - 10] = "high"
+        #expect(try captions(in: store) == expected)
+        let table = try #require(store.mapping.tables["Picture"])
+        #expect(try store.write { try $0.cached(store.statements.batchInsert(table, rows: SaveWriter.chunkRows)).timesRun } == 0)
+    }
+
     @Test func aTableWithATriggerInsertsRowByRowAndTheRefusedRowIsNamed() throws {
         let store = try openStore()
         // The table named in another case, as SQL allows: SQLite keeps the name as written.

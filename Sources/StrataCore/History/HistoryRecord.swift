@@ -121,7 +121,8 @@ package struct HistoryRecorder: Sendable {
         // The last run's fields are read in place: a copy of the run retained and released
         // its name, properties and tombstone for every model a save wrote.
         let last = runs.count - 1
-        if tombstone.isEmpty, last >= 0, runs[last].kind == kind, runs[last].firstKey + runs[last].count == key,
+        // The key after the run's last, compared without overflow: a run may end at the largest key.
+        if tombstone.isEmpty, last >= 0, runs[last].kind == kind, runs[last].firstKey.addingReportingOverflow(runs[last].count) == (key, false),
             runs[last].tombstone.isEmpty, runs[last].entityName == entityName, runs[last].updatedProperties == properties
         {
             runs[last].count += 1
@@ -169,7 +170,17 @@ extension HistoryRecord {
     ///
     /// - Throws: `DecodingError` when the text is not in that form.
     package static func decodeRuns(_ text: String) throws -> [Run] {
-        try JSONDecoder().decode([Run].self, from: Data(text.utf8))
+        let runs = try JSONDecoder().decode([Run].self, from: Data(text.utf8))
+        // Positions of the changes count on from 0 across the runs.
+        var total: Int64 = 0
+        for run in runs {
+            let (sum, overflow) = total.addingReportingOverflow(run.count)
+            guard !overflow else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the history runs hold more changes than a count can"))
+            }
+            total = sum
+        }
+        return runs
     }
 
     private static func appendQuoted(_ string: String, to text: inout String) {
@@ -201,6 +212,9 @@ extension HistoryRecord.Run: Decodable {
         firstKey = try container.decode(Int64.self)
         count = try container.decode(Int64.self)
         guard count >= 1 else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "a history run covers no change") }
+        guard !firstKey.addingReportingOverflow(count - 1).overflow else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a history run's keys pass the largest key")
+        }
         updatedProperties = container.isAtEnd ? [] : try container.decode([String].self)
         tombstone = container.isAtEnd ? [:] : try container.decode([String: PersistentValue].self)
     }
