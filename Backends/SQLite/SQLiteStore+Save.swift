@@ -10,8 +10,9 @@ extension SQLiteStore {
     /// their join rows.
     /// - Throws: ``DataStoreError/unsupportedFeature`` for an `allowsSave: false` store,
     ///   ``SwiftDataError/modelValidationFailure`` when an update or delete names a model
-    ///   the store does not hold or a trigger skipped an inserted row, ``SwiftDataError/configurationSchemaNotFoundInContainerSchema``
-    ///   for a model of an entity it does not hold, or ``SQLiteStoreError`` (for example a
+    ///   the store does not hold or a trigger skipped an inserted row,
+    ///   ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` for a model of an
+    ///   entity it does not hold, or ``SQLiteStoreError`` (for example a
     ///   UNIQUE index violation, ``SQLiteStoreError/ResultCode/constraint``); nothing is written then.
     public func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> {
         if request.inserted.isEmpty && request.updated.isEmpty && request.deleted.isEmpty {
@@ -126,9 +127,10 @@ struct SaveWriter {
     private mutating func applyInserts(
         _ inserted: [DefaultSnapshot], joinWrites: inout [(SQLiteSchemaMapping.Table, Int64, SnapshotColumns)], on connection: SQLiteConnection
     ) throws {
-        // Per run of rows of one table: its permanent identifiers' template, and whether it has
-        // join rows to write after every insert (a row's table and columns were kept for them).
-        var current: (entityName: String, template: PersistentIdentifier, hasJoinRows: Bool)?
+        // Per run of rows of one table: its permanent identifiers' template, whether it has
+        // join rows to write after every insert (a row's table and columns were kept for them),
+        // and the statement for a chunk of its rows, if any.
+        var current: (entityName: String, template: PersistentIdentifier, hasJoinRows: Bool, chunk: RowChunk?)?
         var insertListing: (entityName: String, names: [String], listing: SnapshotColumns.Listing)?
         var index = inserted.startIndex
         var noChunkBefore = index
@@ -139,7 +141,7 @@ struct SaveWriter {
                 current = (
                     table.entityName,
                     try PersistentIdentifier.identifier(for: store.identifier, entityName: table.entityName, primaryKey: 0),
-                    table.hasJoinTables
+                    table.hasJoinTables, try insertChunk(into: table, on: connection)
                 )
             }
             // Inserts list every property, mostly in one shared array of names: the columns
@@ -149,7 +151,7 @@ struct SaveWriter {
             }
             // A run of rows of one entity goes a chunk at a time where it can.
             var keys: Range<Int64>?
-            if index >= noChunkBefore, let chunk = try insertChunk(into: table, on: connection) {
+            if index >= noChunkBefore, let chunk = current!.chunk {
                 let run = sameShapeRun(of: inserted, from: index, upTo: chunk.rows)
                 if run == chunk.rows {
                     keys = try insert(inserted[index..<(index + run)], into: table, listing: insertListing!.listing, chunk: chunk, on: connection)
