@@ -395,7 +395,10 @@ struct SaveWriter {
         }
 
         private func identifiers<Keys: Sequence<Int64>>(of keys: Keys, count: Int, from template: PersistentIdentifier) -> [PersistentIdentifier] {
-            [PersistentIdentifier](unsafeUninitializedCapacity: count) { buffer, initialized in
+            // With no capacity the initializer writes the count into the shared empty-array
+            // storage, a write other threads' reads of it race with (the thread sanitizer says so).
+            guard count > 0 else { return [] }
+            return [PersistentIdentifier](unsafeUninitializedCapacity: count) { buffer, initialized in
                 for key in keys {
                     (buffer.baseAddress! + initialized).initialize(to: template.replacingPrimaryKey(key))
                     initialized += 1
