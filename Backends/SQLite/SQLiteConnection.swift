@@ -88,6 +88,18 @@ final class SQLiteConnection {
     /// The number of rows the last INSERT, UPDATE or DELETE changed.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Whether the connection is inside a transaction or has a statement stepped and not yet
+    /// reset, either of which holds a read of an earlier state of the database open.
+    var isReading: Bool {
+        if sqlite3_get_autocommit(handle) == 0 { return true }
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { return true }
+            statement = sqlite3_next_stmt(handle, current)
+        }
+        return false
+    }
+
     /// The most `?` parameters one statement may hold on this connection.
     var variableLimit: Int { Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) }
 

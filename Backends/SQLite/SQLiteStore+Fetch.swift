@@ -175,16 +175,42 @@ extension SQLiteStore {
     ) throws -> SaveWriter.DeletedKeys {
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         let filter = try request.filter
-        var writer = SaveWriter(store: self)
-        let keys = try write { connection in
-            try connection.transaction {
-                let keys = try writer.deleteRows(of: table, .matching(filter), listing: listing, on: connection)
-                _ = try writer.recordHistory(author: request.editingState.author, on: connection)
-                return keys
+        // The delete is the transaction's first change, so a reader sees what it deletes.
+        func delete(readingCommittedKeys: Bool) throws -> (SaveWriter.DeletedKeys, SaveWriter) {
+            var writer = SaveWriter(store: self)
+            let committed: ((SQLiteSchemaMapping.Table) throws -> [Int64]?)? =
+                readingCommittedKeys ? { table in try self.committedKeys(of: table) } : nil
+            let keys: SaveWriter.DeletedKeys = try write { connection in
+                try connection.transaction {
+                    let keys = try writer.deleteRows(of: table, .matching(filter), listing: listing, committedKeys: committed, on: connection)
+                    _ = try writer.recordHistory(author: request.editingState.author, on: connection)
+                    return keys
+                }
             }
+            return (keys, writer)
+        }
+        let (keys, writer): (SaveWriter.DeletedKeys, SaveWriter)
+        do {
+            (keys, writer) = try delete(readingCommittedKeys: !sharesWriterForReads)
+        } catch is SaveWriter.CommittedKeysDisagree {
+            (keys, writer) = try delete(readingCommittedKeys: false)
         }
         for reference in writer.filesToRemove { externalStorage?.remove(reference) }
         return keys
+    }
+
+    /// The keys of `table`'s rows as last committed, read on a reader connection while the
+    /// writer's transaction is open; `nil` when the reader still holds an earlier read.
+    private func committedKeys(of table: SQLiteSchemaMapping.Table) throws -> [Int64]? {
+        guard let sql = statements.table(table.entityName)?.keys else { return nil }
+        return try read { connection in
+            guard !connection.isReading else { return nil }
+            let statement = try connection.cached(sql)
+            defer { statement.reset() }
+            var keys: [Int64] = []
+            while try statement.step() { keys.append(statement.int64(0)) }
+            return keys
+        }
     }
 
     /// The SQL of the fetch and SQLite's query plan for it.

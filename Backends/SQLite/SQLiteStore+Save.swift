@@ -385,6 +385,14 @@ struct SaveWriter {
         /// No key.
         static let none = DeletedKeys.list([])
 
+        /// Calls `body` with each key, in order.
+        func forEach(_ body: (Int64) throws -> Void) rethrows {
+            switch self {
+            case .range(let keys): for key in keys { try body(key) }
+            case .list(let keys): for key in keys { try body(key) }
+            }
+        }
+
         /// The identifiers of the keys, in the order they were listed, made from `template`
         /// (an identifier of the table's entity) straight into the array's storage.
         func identifiers(from template: PersistentIdentifier) -> [PersistentIdentifier] {
@@ -407,6 +415,10 @@ struct SaveWriter {
         }
     }
 
+    /// The keys another connection read as committed were not the rows a delete removed;
+    /// the caller rolls the transaction back and deletes again, reading the keys first.
+    struct CommittedKeysDisagree: Error {}
+
     /// Which rows of a table a delete removes.
     enum DeletedRows {
         /// The rows a filter selects; every row for `nil`.
@@ -423,14 +435,24 @@ struct SaveWriter {
     /// and external-storage columns, when the history, the external files or `listing` need
     /// them or a listed key must be checked; history records the deletes in the order of the
     /// listed keys. When every row goes and only the keys are needed, a table whose keys run
-    /// without a gap is not read at all: its lowest and highest key and its row count (read
-    /// from the b-tree's pages, not its rows) tell them.
+    /// without a gap is not read at all: its lowest and highest key tell them, with the count
+    /// of rows the delete removed when `committedKeys` is given, or else the row count read
+    /// first (from the b-tree's pages, not its rows). When the keys have gaps, they come from
+    /// `committedKeys` after the delete, or are read before it.
+    ///
+    /// - Parameter committedKeys: Reads the keys of a table's rows as last committed, apart
+    ///   from this transaction (on another connection), or returns `nil` when it cannot. Give
+    ///   it only when this transaction changed nothing before this delete, so that what was
+    ///   committed is what the delete saw.
     /// - Throws: ``DataStoreError/preferInMemoryFilter`` when the filter has no SQL form,
-    ///   ``SwiftDataError/modelValidationFailure`` when a listed key has no row, or
-    ///   ``SQLiteStoreError``; the caller's transaction then rolls back.
+    ///   ``SwiftDataError/modelValidationFailure`` when a listed key has no row,
+    ///   ``CommittedKeysDisagree`` when `committedKeys` did not list what the delete removed
+    ///   (the caller rolls back and deletes again without it), or ``SQLiteStoreError``; the
+    ///   caller's transaction then rolls back.
     @discardableResult
     mutating func deleteRows(
-        of table: SQLiteSchemaMapping.Table, _ rows: DeletedRows, listing: Bool = false, on connection: SQLiteConnection
+        of table: SQLiteSchemaMapping.Table, _ rows: DeletedRows, listing: Bool = false,
+        committedKeys: ((SQLiteSchemaMapping.Table) throws -> [Int64]?)? = nil, on connection: SQLiteConnection
     ) throws -> DeletedKeys {
         let preserved = recordsHistory ? store.preservedColumns[table.entityName] ?? [] : []
         let external = store.externalStorage == nil ? [] : table.columns.filter(\.externalStorage)
@@ -453,7 +475,28 @@ struct SaveWriter {
             delete = try store.compiler.delete(entity: table.entityName, within: selection)
             listed = keys
         }
-        if case .matching(nil) = rows, recordsHistory || listing, preserved.isEmpty, external.isEmpty,
+        if case .matching(nil) = rows, recordsHistory || listing, preserved.isEmpty, external.isEmpty, let committedKeys {
+            // Delete first, then tell from the count removed whether the keys had a gap.
+            let bounds = try keyRange(of: table, on: connection)
+            try remove(table, selection: selection, delete: delete, on: connection)
+            let removed = connection.changes
+            let keys: DeletedKeys
+            if let bounds, bounds.upperBound.subtractingReportingOverflow(bounds.lowerBound) == (Int64(removed) - 1, false) {
+                keys = .range(bounds)
+            } else if bounds == nil, removed == 0 {
+                keys = .none
+            } else if let listed = try committedKeys(table), listed.count == removed, listed.min() == bounds?.lowerBound,
+                listed.max() == bounds?.upperBound
+            {
+                keys = .list(listed)
+            } else {
+                throw CommittedKeysDisagree()
+            }
+            if recordsHistory {
+                keys.forEach { history.delete(table.entityName, key: $0, tombstone: [:]) }
+            }
+            return keys
+        } else if case .matching(nil) = rows, recordsHistory || listing, preserved.isEmpty, external.isEmpty,
             let keys = try gaplessKeys(of: table, on: connection)
         {
             if recordsHistory {
@@ -525,6 +568,16 @@ struct SaveWriter {
         let lowest = statement.int64(0)
         let highest = statement.int64(1)
         guard count > 0, highest >= lowest, highest.subtractingReportingOverflow(lowest) == (count - 1, false) else { return nil }
+        return lowest...highest
+    }
+
+    /// The lowest and highest key of `table`, each one step down the b-tree; `nil` when it has no row.
+    private func keyRange(of table: SQLiteSchemaMapping.Table, on connection: SQLiteConnection) throws -> ClosedRange<Int64>? {
+        let statement = try connection.cached(try statements(of: table).keyRange)
+        defer { statement.reset() }
+        guard try statement.step(), case .integer(let lowest) = statement.column(0), case .integer(let highest) = statement.column(1),
+            highest >= lowest
+        else { return nil }
         return lowest...highest
     }
 

@@ -52,7 +52,7 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
     /// Idle read connections; `readersLock` guards the array.
     private var readers: [SQLiteConnection] = []
     private let readersLock = NSLock()
-    private let sharesWriterForReads: Bool
+    let sharesWriterForReads: Bool
 
     /// Opens (creating when needed) the database the configuration names.
     ///

@@ -24,6 +24,10 @@ final class SQLiteWriteStatements: Sendable {
         /// each a subquery of its own, so that SQLite answers min and max from the ends of
         /// the b-tree and the count from its pages.
         let keyBounds: String
+        /// `SELECT (SELECT min("_pk") FROM "T"), (SELECT max("_pk") FROM "T")`: ``keyBounds`` without the count.
+        let keyRange: String
+        /// `SELECT "_pk" FROM "T"`: every key, in the order of the smallest b-tree that holds them.
+        let keys: String
     }
 
     /// The statements of one join table, seen from one side.
@@ -68,7 +72,8 @@ final class SQLiteWriteStatements: Sendable {
             tables[table.entityName] = Table(
                 insert: insert, deleteAll: "DELETE FROM \(name)",
                 selectExternal: external, exists: "SELECT 1 FROM \(name) WHERE \(key) = ?1", highestKey: "SELECT max(\(key)) FROM \(name)",
-                keyBounds: "SELECT (SELECT min(\(key)) FROM \(name)), (SELECT max(\(key)) FROM \(name)), (SELECT count(*) FROM \(name))")
+                keyBounds: "SELECT (SELECT min(\(key)) FROM \(name)), (SELECT max(\(key)) FROM \(name)), (SELECT count(*) FROM \(name))",
+                keyRange: "SELECT (SELECT min(\(key)) FROM \(name)), (SELECT max(\(key)) FROM \(name))", keys: "SELECT \(key) FROM \(name)")
             for property in table.properties {
                 guard case .joinTable(let join, let owner, let member, _) = property else { continue }
                 let joinName = SQLIdentifier.quote(join)
