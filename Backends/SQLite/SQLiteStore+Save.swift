@@ -397,20 +397,8 @@ struct SaveWriter {
         /// (an identifier of the table's entity) straight into the array's storage.
         func identifiers(from template: PersistentIdentifier) -> [PersistentIdentifier] {
             switch self {
-            case .range(let keys): identifiers(of: keys, count: keys.count, from: template)
-            case .list(let keys): identifiers(of: keys, count: keys.count, from: template)
-            }
-        }
-
-        private func identifiers<Keys: Sequence<Int64>>(of keys: Keys, count: Int, from template: PersistentIdentifier) -> [PersistentIdentifier] {
-            // With no capacity the initializer writes the count into the shared empty-array
-            // storage, a write other threads' reads of it race with (the thread sanitizer says so).
-            guard count > 0 else { return [] }
-            return [PersistentIdentifier](unsafeUninitializedCapacity: count) { buffer, initialized in
-                for key in keys {
-                    (buffer.baseAddress! + initialized).initialize(to: template.replacingPrimaryKey(key))
-                    initialized += 1
-                }
+            case .range(let keys): template.replacingPrimaryKeys(keys)
+            case .list(let keys): template.replacingPrimaryKeys(keys)
             }
         }
     }

@@ -170,6 +170,17 @@ enum TripsSchemaV1: VersionedSchema {
         #expect(Set([trip, item, elsewhere, decoded]).count == 3)
     }
 
+    @Test func identifiersOfManyKeysAreWhatReplacingOneKeyMakes() throws {
+        // A template with a string key: the identifiers made from it hold integer keys.
+        let template = try PersistentIdentifier.identifier(for: "s", entityName: "Trip", primaryKey: "template")
+        let keys: [Int64] = [9, -3, 0, Int64.max, 9]
+        #expect(template.replacingPrimaryKeys(keys) == keys.map { template.replacingPrimaryKey($0) })
+        #expect(template.replacingPrimaryKeys(keys).map { $0.primaryKey(as: Int64.self) } == keys)
+        #expect(template.replacingPrimaryKeys(Int64(5)...8) == (5...8).map { template.replacingPrimaryKey($0) })
+        #expect(template.replacingPrimaryKeys(Int64.max...Int64.max).map(\.entityName) == ["Trip"])
+        #expect(template.replacingPrimaryKeys([]).isEmpty)
+    }
+
     @Test func emptyStoreIdentifierIsRejected() {
         #expect(throws: DataStoreError.unsupportedFeature) {
             try PersistentIdentifier.identifier(for: "", entityName: "Trip", primaryKey: 1)

@@ -40,6 +40,11 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
             self.primaryKey = primaryKey
         }
 
+        init(scopeReference: Unmanaged<Scope>, primaryKey: PrimaryKey) {
+            self.scopeReference = scopeReference
+            self.primaryKey = primaryKey
+        }
+
         /// Hashes the key and the scope's identity: no string is hashed, and identity maps
         /// hash identifiers for every fetched row.
         public func hash(into hasher: inout Hasher) {
@@ -216,6 +221,31 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
     /// ```
     public func replacingPrimaryKey(_ primaryKey: Int64) -> PersistentIdentifier {
         PersistentIdentifier(id: ID(scope: id.scope, primaryKey: .int(primaryKey)))
+    }
+
+    /// The identifiers of `keys` in this identifier's store and entity, in order: what
+    /// ``replacingPrimaryKey(_:)`` makes for each key, made straight into the array.
+    public func replacingPrimaryKeys(_ keys: ClosedRange<Int64>) -> [PersistentIdentifier] {
+        replacingPrimaryKeys(keys, count: keys.count)
+    }
+
+    /// The identifiers of `keys` in this identifier's store and entity, in order: what
+    /// ``replacingPrimaryKey(_:)`` makes for each key, made straight into the array.
+    public func replacingPrimaryKeys(_ keys: [Int64]) -> [PersistentIdentifier] {
+        replacingPrimaryKeys(keys, count: keys.count)
+    }
+
+    private func replacingPrimaryKeys<Keys: Sequence<Int64>>(_ keys: Keys, count: Int) -> [PersistentIdentifier] {
+        // With no capacity the initializer writes the count into the shared empty-array
+        // storage, a write other threads' reads of it race with (the thread sanitizer says so).
+        guard count > 0 else { return [] }
+        let scope = id.scopeReference
+        return [PersistentIdentifier](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for key in keys {
+                (buffer.baseAddress! + initialized).initialize(to: PersistentIdentifier(id: ID(scopeReference: scope, primaryKey: .int(key))))
+                initialized += 1
+            }
+        }
     }
 
     private init(id: ID) { self.id = id }
