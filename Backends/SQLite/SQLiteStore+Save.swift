@@ -444,24 +444,30 @@ struct SaveWriter {
     ) throws -> DeletedKeys {
         let preserved = recordsHistory ? store.preservedColumns[table.entityName] ?? [] : []
         let external = store.externalStorage == nil ? [] : table.columns.filter(\.externalStorage)
-        let columns = ([SQLiteSchemaMapping.primaryKey] + (preserved + external).map(\.name)).map(store.qualified)
         let selection: SQLiteQuery
-        let select: SQLiteQuery
         let delete: SQLiteQuery
         let listed: [Int64]?
         var deleted: [Int64] = []
         switch rows {
         case .matching(let filter):
             selection = try store.compiler.keys(entity: table.entityName, filter: filter)
-            select = try store.compiler.select(entity: table.entityName, columns: columns, filter: filter, sort: [], limit: nil, offset: nil)
             delete = try store.compiler.delete(entity: table.entityName, filter: filter)
             listed = nil
         case .keys(let keys):
             guard !keys.isEmpty else { return .none }
             selection = store.compiler.keys(keys)
-            select = try store.compiler.select(entity: table.entityName, columns: columns, within: selection)
             delete = try store.compiler.delete(entity: table.entityName, within: selection)
             listed = keys
+        }
+        /// The keys with the preserved and external-storage columns of the rows `rows` selects,
+        /// built only when the rows are read.
+        func select() throws -> SQLiteQuery {
+            let columns = ([SQLiteSchemaMapping.primaryKey] + (preserved + external).map(\.name)).map(store.qualified)
+            return switch rows {
+            case .matching(let filter):
+                try store.compiler.select(entity: table.entityName, columns: columns, filter: filter, sort: [], limit: nil, offset: nil)
+            case .keys: try store.compiler.select(entity: table.entityName, columns: columns, within: selection)
+            }
         }
         if case .matching(nil) = rows, recordsHistory || listing, preserved.isEmpty, external.isEmpty, let committedKeys {
             // Delete first, then tell from the count removed whether the keys had a gap.
@@ -493,6 +499,7 @@ struct SaveWriter {
             try remove(table, selection: selection, delete: delete, on: connection)
             return .range(keys)
         } else if recordsHistory || listing || !external.isEmpty || listed != nil {
+            let select = try select()
             let statement = try connection.prepare(select.sql)
             try statement.bind(select.bindings)
             var tombstones: [Int64: [String: PersistentValue]] = [:]
