@@ -25,8 +25,7 @@ public struct FilterEvaluator {
     /// - Throws: `SwiftDataError.unsupportedPredicate` when operand kinds cannot be compared
     ///   (naming them), on integer overflow and on integer division by zero.
     public func matches(_ snapshot: DefaultSnapshot, _ filter: FilterExpression) throws -> Bool {
-        let scope = Scope(variables: [0: .snapshot(snapshot)])
-        return try truth(of: evaluate(filter, in: scope)) == true
+        try truth(of: evaluate(filter, in: Scope(model: snapshot))) == true
     }
 
     /// Whether `a` sorts before `b` under `keys` (stable tie-breaking is the caller's).
@@ -58,13 +57,25 @@ public struct FilterEvaluator {
         case value(PersistentValue)
     }
 
+    /// The variables in scope: the fetched model as variable 0, and the elements that
+    /// `anySatisfy`, `allSatisfy` and `filter` bind, innermost last. No dictionary: a scope is
+    /// made for every row a filter tests, and holds one or two variables.
     struct Scope {
-        var variables: [Int: Bound]
+        let model: DefaultSnapshot
+        var elements: [(variable: Int, value: PersistentValue)] = []
+
+        init(model: DefaultSnapshot) { self.model = model }
 
         func binding(_ variable: Int, _ value: PersistentValue) -> Scope {
             var scope = self
-            scope.variables[variable] = .value(value)
+            scope.elements.append((variable, value))
             return scope
+        }
+
+        /// What `variable` is bound to; an inner binding hides an outer one of the same variable.
+        func bound(_ variable: Int) -> Bound? {
+            for element in elements.reversed() where element.variable == variable { return .value(element.value) }
+            return variable == 0 ? .snapshot(model) : nil
         }
     }
 
@@ -181,7 +192,7 @@ public struct FilterEvaluator {
     /// The value at `path` from the model or element bound to `variable`, following to-one
     /// relationships; `nil` when a relationship on the way is `nil` or cannot be resolved.
     private func property(variable: Int, path: [String], in scope: Scope) throws -> Operand {
-        guard var current = scope.variables[variable] else {
+        guard var current = scope.bound(variable) else {
             throw Self.unsupported("the filter uses variable \(variable), which nothing binds")
         }
         for name in path {
@@ -211,7 +222,7 @@ public struct FilterEvaluator {
 
     private func sortValue(of snapshot: DefaultSnapshot, path: [String]) throws -> PersistentValue {
         do {
-            switch try property(variable: 0, path: path, in: Scope(variables: [0: .snapshot(snapshot)])) {
+            switch try property(variable: 0, path: path, in: Scope(model: snapshot)) {
             case .value(let value): return value
             case .collection: throw Self.unsupported("a to-many relationship has no order")
             }
