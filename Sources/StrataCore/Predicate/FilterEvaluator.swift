@@ -51,12 +51,6 @@ public struct FilterEvaluator {
 
     // MARK: Evaluation
 
-    /// What a variable is bound to: the fetched model, or an element of a collection.
-    enum Bound {
-        case snapshot(DefaultSnapshot)
-        case value(PersistentValue)
-    }
-
     /// The variables in scope: the fetched model as variable 0, and the elements that
     /// `anySatisfy`, `allSatisfy` and `filter` bind, innermost last. No dictionary: a scope is
     /// made for every row a filter tests, and holds one or two variables.
@@ -72,10 +66,11 @@ public struct FilterEvaluator {
             return scope
         }
 
-        /// What `variable` is bound to; an inner binding hides an outer one of the same variable.
-        func bound(_ variable: Int) -> Bound? {
-            for element in elements.reversed() where element.variable == variable { return .value(element.value) }
-            return variable == 0 ? .snapshot(model) : nil
+        /// The element bound to `variable`, the innermost binding first; `nil` when no element
+        /// is (variable 0 is then the model).
+        func element(_ variable: Int) -> PersistentValue? {
+            for element in elements.reversed() where element.variable == variable { return element.value }
+            return nil
         }
     }
 
@@ -191,33 +186,40 @@ public struct FilterEvaluator {
 
     /// The value at `path` from the model or element bound to `variable`, following to-one
     /// relationships; `nil` when a relationship on the way is `nil` or cannot be resolved.
+    ///
+    /// The fetched model is read in place, not copied: this runs for every property of every
+    /// row a filter tests.
     private func property(variable: Int, path: [String], in scope: Scope) throws -> Operand {
-        guard var current = scope.bound(variable) else {
+        var current: PersistentValue
+        var names = path[...]
+        if let element = scope.element(variable) {
+            current = element
+        } else if variable == 0 {
+            guard let name = names.popFirst() else { return .value(.identifier(scope.model.persistentIdentifier)) }
+            current = try Self.value(of: name, in: scope.model)
+        } else {
             throw Self.unsupported("the filter uses variable \(variable), which nothing binds")
         }
-        for name in path {
-            let snapshot: DefaultSnapshot
+        for name in names {
             switch current {
-            case .snapshot(let bound):
-                snapshot = bound
-            case .value(.identifier(let identifier)):
+            case .identifier(let identifier):
                 guard let resolved = resolve(identifier) else { return .null }
-                snapshot = resolved
-            case .value(.null):
+                current = try Self.value(of: name, in: resolved)
+            case .null:
                 return .null
-            case .value(let other):
-                throw Self.unsupported("\(name) is read from a \(Self.kindName(other)) value, not a model")
+            default:
+                throw Self.unsupported("\(name) is read from a \(Self.kindName(current)) value, not a model")
             }
-            guard let value = snapshot[name] else {
-                throw Self.unsupported("\(snapshot.persistentIdentifier.entityName) has no property \(name)")
-            }
-            current = .value(value)
         }
-        switch current {
-        case .snapshot(let snapshot): return .value(.identifier(snapshot.persistentIdentifier))
-        case .value(.identifiers(let identifiers)): return .collection(identifiers.map(PersistentValue.identifier))
-        case .value(let value): return .value(value)
+        if case .identifiers(let identifiers) = current { return .collection(identifiers.map(PersistentValue.identifier)) }
+        return .value(current)
+    }
+
+    private static func value(of name: String, in snapshot: DefaultSnapshot) throws -> PersistentValue {
+        guard let value = snapshot[name] else {
+            throw unsupported("\(snapshot.persistentIdentifier.entityName) has no property \(name)")
         }
+        return value
     }
 
     private func sortValue(of snapshot: DefaultSnapshot, path: [String]) throws -> PersistentValue {
