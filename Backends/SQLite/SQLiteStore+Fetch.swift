@@ -179,7 +179,7 @@ extension SQLiteStore {
         func delete(readingCommittedKeys: Bool) throws -> (SaveWriter.DeletedKeys, SaveWriter) {
             var writer = SaveWriter(store: self)
             let committed: ((SQLiteSchemaMapping.Table) throws -> [Int64]?)? =
-                readingCommittedKeys ? { table in try self.committedKeys(of: table) } : nil
+                readingCommittedKeys ? { table in try? self.committedKeys(of: table) } : nil
             let keys: SaveWriter.DeletedKeys = try write { connection in
                 try connection.transaction {
                     let keys = try writer.deleteRows(of: table, .matching(filter), listing: listing, committedKeys: committed, on: connection)
@@ -191,7 +191,7 @@ extension SQLiteStore {
         }
         let (keys, writer): (SaveWriter.DeletedKeys, SaveWriter)
         do {
-            (keys, writer) = try delete(readingCommittedKeys: !sharesWriterForReads)
+            (keys, writer) = try delete(readingCommittedKeys: readsBesideWrites)
         } catch is SaveWriter.CommittedKeysDisagree {
             (keys, writer) = try delete(readingCommittedKeys: false)
         }
@@ -200,7 +200,8 @@ extension SQLiteStore {
     }
 
     /// The keys of `table`'s rows as last committed, read on a reader connection while the
-    /// writer's transaction is open; `nil` when the reader still holds an earlier read.
+    /// writer's transaction is open; `nil` when the reader still holds an earlier read. (The
+    /// caller deletes again the old way when the reader fails.)
     private func committedKeys(of table: SQLiteSchemaMapping.Table) throws -> [Int64]? {
         guard let sql = statements.table(table.entityName)?.keys else { return nil }
         return try read { connection in

@@ -52,7 +52,11 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
     /// Idle read connections; `readersLock` guards the array.
     private var readers: [SQLiteConnection] = []
     private let readersLock = NSLock()
-    let sharesWriterForReads: Bool
+    private let sharesWriterForReads: Bool
+    /// Whether a reader connection reads the last committed state while the writer is in a
+    /// transaction: in WAL mode, and not for an in-memory store (which reads on its writer).
+    /// In rollback-journal mode, a writer that spilled its pages locks readers out.
+    let readsBesideWrites: Bool
 
     /// Opens (creating when needed) the database the configuration names.
     ///
@@ -79,7 +83,8 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
         // and a file that is not ours must stay byte for byte as it was.
         identifier = try SQLiteMetadata.prepare(
             connection, mapping: mapping, schema: schema, allowsSave: configuration.allowsSave, allowsBackward: migrationPlan != nil, path: path)
-        if configuration.allowsSave && !memory { try Self.enableWAL(connection) }
+        let wal = configuration.allowsSave && !memory ? try Self.enableWAL(connection) : false
+        readsBesideWrites = wal
         compiler = SQLiteQueryCompiler(mapping: mapping, storeIdentifier: identifier)
         preservedColumns = mapping.preservedColumns(in: schema)
         externalStorage = memory ? nil : ExternalStorage(directory: Self.externalDirectory(of: URL(fileURLWithPath: path)), permissions: configuration.filePermissions)
@@ -135,9 +140,14 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
 
     /// WAL lets readers run while a save writes; `synchronous = NORMAL` is durable in WAL
     /// mode up to the last checkpointed transaction, as SQLite documents.
-    static func enableWAL(_ connection: SQLiteConnection) throws {
-        _ = try connection.scalarText("PRAGMA journal_mode = WAL")
+    ///
+    /// - Returns: Whether the database is in WAL mode now (a file system without shared
+    ///   memory keeps the rollback journal).
+    @discardableResult
+    static func enableWAL(_ connection: SQLiteConnection) throws -> Bool {
+        let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = NORMAL")
+        return mode?.lowercased() == "wal"
     }
 
     // MARK: Connections

@@ -51,6 +51,7 @@ import Testing
 
     @Test func aDeleteOfEveryRowListsItsKeysWithoutCountingTheRowsFirst() throws {
         let store = try openStore()
+        #expect(store.readsBesideWrites, "a store file in WAL mode reads the committed rows beside a write")
         let ids = try insertPictures(20, into: store)
         #expect(Set(try deleteEveryPicture(from: store)) == Set(ids))
 
@@ -69,6 +70,7 @@ import Testing
     @Test func aStoreInMemoryCountsTheRowsFirstAndListsTheSame() throws {
         // An in-memory store reads on its writer, so no reader sees the committed rows.
         let store = try openStore(inMemory: true)
+        #expect(!store.readsBesideWrites)
         let ids = try insertPictures(12, into: store)
         try deletePictures([ids[3]], from: store)
         let listed = try deleteEveryPicture(from: store)
