@@ -35,12 +35,21 @@ public enum CanonicalString {
         var offset = 0
         if common > 0 {
             let a = lhs.baseAddress!, b = rhs.baseAddress!
-            while offset + 8 <= common
-                && a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            {
+            var differs = false
+            while offset + 8 <= common {
+                let x = UInt64(littleEndian: a.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                let y = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                if x != y {
+                    // The lowest differing bit of the little-endian words lies in the first differing byte.
+                    offset += (x ^ y).trailingZeroBitCount &>> 3
+                    differs = true
+                    break
+                }
                 offset += 8
             }
-            while offset < common && lhs[offset] == rhs[offset] { offset += 1 }
+            if !differs {
+                while offset < common && lhs[offset] == rhs[offset] { offset += 1 }
+            }
         }
         if offset == common {
             if lhs.count == rhs.count { return 0 }
