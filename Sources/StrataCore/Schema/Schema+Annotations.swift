@@ -49,7 +49,7 @@ extension Schema {
 
     /// A model's `#Unique` and `#Index` declarations with their model type erased.
     ///
-    /// `@Model` generates ``PersistentModel/_schemaAnnotations`` from them; the schema turns
+    /// `@Model` generates `_schemaAnnotations` from them; the schema turns
     /// the key paths into property names.
     public struct ModelAnnotations {
         let uniquenessConstraints: [[AnyKeyPath]]
