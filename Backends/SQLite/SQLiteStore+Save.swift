@@ -475,7 +475,7 @@ struct SaveWriter {
             try remove(table, selection: selection, delete: delete, on: connection)
             let removed = connection.changes
             let keys: DeletedKeys
-            if let bounds, bounds.upperBound.subtractingReportingOverflow(bounds.lowerBound) == (Int64(removed) - 1, false) {
+            if let bounds, Self.holdsEveryKey(bounds, count: Int64(removed)) {
                 keys = .range(bounds)
             } else if bounds == nil, removed == 0 {
                 keys = .none
@@ -562,8 +562,14 @@ struct SaveWriter {
         let count = statement.int64(2)
         let lowest = statement.int64(0)
         let highest = statement.int64(1)
-        guard count > 0, highest >= lowest, highest.subtractingReportingOverflow(lowest) == (count - 1, false) else { return nil }
+        guard highest >= lowest, Self.holdsEveryKey(lowest...highest, count: count) else { return nil }
         return lowest...highest
+    }
+
+    /// Whether `count` distinct keys between the ends of `bounds` are every key of it,
+    /// compared without overflow (the bounds may span more keys than an `Int64` counts).
+    private static func holdsEveryKey(_ bounds: ClosedRange<Int64>, count: Int64) -> Bool {
+        count > 0 && bounds.upperBound.subtractingReportingOverflow(bounds.lowerBound) == (count - 1, false)
     }
 
     /// The lowest and highest key of `table`, each one step down the b-tree; `nil` when it has no row.
