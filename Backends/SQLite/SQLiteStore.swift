@@ -83,8 +83,7 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
         // and a file that is not ours must stay byte for byte as it was.
         identifier = try SQLiteMetadata.prepare(
             connection, mapping: mapping, schema: schema, allowsSave: configuration.allowsSave, allowsBackward: migrationPlan != nil, path: path)
-        let wal = configuration.allowsSave && !memory ? try Self.enableWAL(connection) : false
-        readsBesideWrites = wal
+        readsBesideWrites = configuration.allowsSave && !memory ? try Self.enableWAL(connection) : false
         compiler = SQLiteQueryCompiler(mapping: mapping, storeIdentifier: identifier)
         preservedColumns = mapping.preservedColumns(in: schema)
         externalStorage = memory ? nil : ExternalStorage(directory: Self.externalDirectory(of: URL(fileURLWithPath: path)), permissions: configuration.filePermissions)
@@ -143,7 +142,6 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
     ///
     /// - Returns: Whether the database is in WAL mode now (a file system without shared
     ///   memory keeps the rollback journal).
-    @discardableResult
     static func enableWAL(_ connection: SQLiteConnection) throws -> Bool {
         let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = NORMAL")
