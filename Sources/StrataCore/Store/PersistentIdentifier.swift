@@ -220,7 +220,7 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
     /// let ids = keys.map { template.replacingPrimaryKey($0) }
     /// ```
     public func replacingPrimaryKey(_ primaryKey: Int64) -> PersistentIdentifier {
-        PersistentIdentifier(id: ID(scope: id.scope, primaryKey: .int(primaryKey)))
+        PersistentIdentifier(id: ID(scopeReference: id.scopeReference, primaryKey: .int(primaryKey)))
     }
 
     /// The identifiers of `keys` in this identifier's store and entity, in order: what
