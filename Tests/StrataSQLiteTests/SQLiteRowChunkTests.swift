@@ -24,6 +24,12 @@ import Testing
         return try snapshots.map { try #require(result.remappedIdentifiers[$0.persistentIdentifier]) }
     }
 
+    /// How many times the statement that inserts a chunk of pictures ran on the writer.
+    func chunkInsertRuns(in store: SQLiteStore) throws -> Int {
+        let table = try #require(store.mapping.tables["Picture"])
+        return try store.write { try $0.cached(store.statements.batchInsert(table, rows: SaveWriter.chunkRows)).timesRun }
+    }
+
     func captions(in store: SQLiteStore) throws -> [Int64: String] {
         let request = DataStoreFetchRequest<Picture>(
             editingState: EditingState(), descriptor: FetchDescriptor<Picture>(), filter: .success(nil), sort: .success([]))
@@ -65,9 +71,8 @@ import Testing
         #expect(try pictureIDs.map { try #require($0.primaryKey(as: Int64.self)) } == Array(5..<Int64(5 + count)))
         #expect(try captions(in: store) == expected)
 
-        let table = try #require(store.mapping.tables["Picture"])
         #expect(
-            try store.write { try $0.cached(store.statements.batchInsert(table, rows: SaveWriter.chunkRows)).timesRun } == 2,
+            try chunkInsertRuns(in: store) == 2,
             "the inserts ran row by row")
     }
 
@@ -82,8 +87,7 @@ import Testing
         var expected = Dictionary(uniqueKeysWithValues: zip(keys, texts))
         expected[Int64.max - 10] = "high"
         #expect(try captions(in: store) == expected)
-        let table = try #require(store.mapping.tables["Picture"])
-        #expect(try store.write { try $0.cached(store.statements.batchInsert(table, rows: SaveWriter.chunkRows)).timesRun } == 0)
+        #expect(try chunkInsertRuns(in: store) == 0)
     }
 
     @Test func aTableWithATriggerInsertsRowByRowAndTheRefusedRowIsNamed() throws {
@@ -98,8 +102,7 @@ import Testing
         #expect(error?.resultCode == .constraint)
         #expect(error?.sql == #"INSERT INTO "Picture" ("caption") VALUES (?1)"#, "the error is not the refused row's own statement")
         #expect(try captions(in: store).isEmpty, "a failed save wrote rows")
-        let table = try #require(store.mapping.tables["Picture"])
-        #expect(try store.write { try $0.cached(store.statements.batchInsert(table, rows: SaveWriter.chunkRows)).timesRun } == 0)
+        #expect(try chunkInsertRuns(in: store) == 0)
     }
 
     @Test func anInsertThatATriggerSkipsFailsTheSave() throws {
