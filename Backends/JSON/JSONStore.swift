@@ -57,17 +57,17 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
         let initial: State
         var migrated = false
         if let (bytes, identity) = try file.read() {
-            let document = try JSONDocument.parse(bytes, file: file.path)
-            var change = JSONStoreFormat.SchemaChange()
-            if let recorded = try JSONStoreFormat.recordedSchema(document) {
-                if recorded.version > schema.version && migrationPlan == nil {
-                    throw SwiftDataError.backwardMigration.with(
-                        details: "\(file.path) was written by schema version \(recorded.version); this app's schema is \(schema.version)")
-                }
-                if !recorded.hasSameStructure(as: schema) { change = JSONStoreFormat.SchemaChange(from: recorded, to: schema) }
-                migrated = recorded != schema
+            let contents: JSONStoreContents
+            // Record by record first, which needs a fraction of the memory; whole when that
+            // fails, so that every error is the one the whole document gives.
+            if let document = JSONDocument.parseByOutline(bytes, file: file.path),
+                let read = try? Self.read(document, layouts: layouts, schema: schema, migrationPlan: migrationPlan)
+            {
+                (contents, migrated) = read
+            } else {
+                let document = try JSONDocument.parse(bytes, file: file.path)
+                (contents, migrated) = try Self.read(document, layouts: layouts, schema: schema, migrationPlan: migrationPlan)
             }
-            let contents = try JSONStoreFormat.read(document, layouts: layouts, change: change)
             if migrated { try Self.checkUniqueness(contents, layouts: layouts, schema: schema, file: file.path) }
             initial = State(contents: contents, identity: identity)
         } else {
@@ -84,6 +84,26 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
             try write(&next)
             state.withLock { $0 = next }
         }
+    }
+
+    /// Reads a parsed document with `schema`, and whether it was written with another schema.
+    ///
+    /// - Throws: ``SwiftDataError/backwardMigration`` for a document of a newer schema
+    ///   without a migration plan, or what ``JSONStoreFormat`` throws.
+    private static func read(
+        _ document: JSONDocument, layouts: [JSONEntityLayout], schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?
+    ) throws -> (contents: JSONStoreContents, migrated: Bool) {
+        var change = JSONStoreFormat.SchemaChange()
+        var migrated = false
+        if let recorded = try JSONStoreFormat.recordedSchema(document) {
+            if recorded.version > schema.version && migrationPlan == nil {
+                throw SwiftDataError.backwardMigration.with(
+                    details: "\(document.file) was written by schema version \(recorded.version); this app's schema is \(schema.version)")
+            }
+            if !recorded.hasSameStructure(as: schema) { change = JSONStoreFormat.SchemaChange(from: recorded, to: schema) }
+            migrated = recorded != schema
+        }
+        return (try JSONStoreFormat.read(document, layouts: layouts, change: change), migrated)
     }
 
     /// Refuses contents that break one of the schema's unique constraints, as a document

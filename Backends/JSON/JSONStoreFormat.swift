@@ -72,14 +72,15 @@ enum JSONStoreFormat {
         let idKey = try document.key("id")
         try entities.forEachMember { entityName, records in
             guard let layout = layoutsByName[entityName] else {
-                if change.retiredEntities.contains(entityName) { return }
-                contents.unknownEntities.append((entityName, records.plainText))
+                // Read even when dropped: text that is not JSON fails the document either way.
+                let text = try document.plainText(ofEntity: entityName, in: records)
+                if !change.retiredEntities.contains(entityName) { contents.unknownEntities.append((entityName, text)) }
                 return
             }
             guard records.isArray else { throw wrong("entities.\(entityName)", "expected an array of records, found \(records.typeName)") }
             let renamed = change.renames[layout.name] ?? [:]
             let (table, highest) = try readRecords(
-                records, layout: layout, keys: layout.propertyNames.map { try document.key($0) },
+                records, named: entityName, of: document, layout: layout, keys: layout.propertyNames.map { try document.key($0) },
                 formerKeys: layout.propertyNames.map { name in try renamed[name].map { try document.key($0) } },
                 retired: change.retiredMembers[layout.name] ?? [], idKey: idKey, coding: coding)
             highestKey = max(highestKey, highest)
@@ -122,9 +123,10 @@ enum JSONStoreFormat {
         }
     }
 
-    /// Reads the array of one entity's records, returning them and their largest key.
+    /// Reads the array of one entity's records, the member `arrayName` of `entities` (the
+    /// entity's former name when it was renamed), returning them and their largest key.
     private static func readRecords(
-        _ records: JSONNode, layout: JSONEntityLayout, keys: [JSONDocument.Key], formerKeys: [JSONDocument.Key?],
+        _ records: JSONNode, named arrayName: String, of document: JSONDocument, layout: JSONEntityLayout, keys: [JSONDocument.Key], formerKeys: [JSONDocument.Key?],
         retired: Set<String>, idKey: JSONDocument.Key, coding: JSONValueCoding
     ) throws -> (JSONStoreContents.Table, Int64) {
         let entityName = layout.name
@@ -139,8 +141,7 @@ enum JSONStoreFormat {
         // Each record's identifier is this one with its key: making each from the names
         // looked their scope up (a lock and the hash of two strings) per record.
         var template: PersistentIdentifier?
-        for index in 0..<records.count {
-            let object = records.element(at: index)
+        try document.forEachRecord(ofEntity: arrayName, in: records) { index, object in
             guard object.isObject else { throw wrong(index, "", "expected a record object, found \(object.typeName)") }
             // Members are read in the order the store writes them, falling back to a look-up by
             // name for a document written in another order.

@@ -57,6 +57,44 @@ import Testing
         return Data(data)
     }
 
+    /// What a parsed document reads as: its recorded schema and its contents, written back
+    /// as text (the writer is deterministic, so equal text is equal contents). A document
+    /// without a store identifier is given a new one; the text names it `STORE`.
+    static func reading(_ document: JSONDocument) throws -> String {
+        let layouts = schema.entities.map(JSONEntityLayout.init)
+        let recorded = try JSONStoreFormat.recordedSchema(document)
+        let contents = try JSONStoreFormat.read(document, layouts: layouts)
+        let text = try JSONStoreFormat.write(contents, layouts: layouts, schema: recorded ?? schema, file: document.file)
+        return try text.withSerialized { String(decoding: $0, as: UTF8.self) }.replacingOccurrences(of: contents.storeIdentifier, with: "STORE")
+    }
+
+    /// Reading a document record by record (``JSONDocument/parseByOutline(_:file:)``) must
+    /// give what reading it whole gives, and never accept a document the whole parse refuses.
+    @Test func readingByOutlineAgreesWithReadingWhole() throws {
+        let folder = try TemporaryFolder()
+        let seed = try Self.seedDocument(in: folder)
+        let seedDocument = try #require(JSONDocument.parseByOutline(Array(seed), file: "seed"), "the store's own document must outline")
+        #expect(try Self.reading(seedDocument) == Self.reading(JSONDocument.parse(Array(seed), file: "seed")))
+        var random = SeededGenerator(seed: 0x0D7E)
+        var outlined = 0
+        for input in 0..<Self.inputs {
+            let bytes = Array(Self.mutate(seed, &random))
+            guard let document = JSONDocument.parseByOutline(bytes, file: "fuzz"), let byOutline = try? Self.reading(document) else { continue }
+            outlined += 1
+            let whole: String
+            do {
+                whole = try Self.reading(try JSONDocument.parse(bytes, file: "fuzz"))
+            } catch {
+                Issue.record("input \(input): read by its outline, refused whole: \(error)")
+                continue
+            }
+            // Compared as a Bool: a failure printing both texts would bury the input's number.
+            let agree = byOutline == whole
+            #expect(agree, "input \(input): reading by outline and whole differ")
+        }
+        #expect(outlined > Self.inputs / 50, "only \(outlined) inputs read by their outline")
+    }
+
     @Test func mutatedDocumentsOpenOrFailWithATypedErrorAndStayUntouched() throws {
         let folder = try TemporaryFolder()
         let seed = try Self.seedDocument(in: folder)
