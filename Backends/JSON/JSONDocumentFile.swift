@@ -59,7 +59,9 @@ struct JSONDocumentFile: Sendable {
         defer { close(descriptor) }
         var info = stat()
         try check(fstat(descriptor, &info), file: path, "fstat")
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        // A byte more than the file holds: the read that finds the end then needs no larger
+        // buffer (growing one copied the whole text into one half again as large).
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var filled = 0
         while true {
             if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count / 2))) }
