@@ -123,6 +123,8 @@ extension ModelContext {
                 if let token = result.historyToken { outcome.historyTokens.append(token) }
             }
             self.inserted.remove(part.inserted)
+            outcome.inserted.reserveCapacity(outcome.inserted.count + part.inserted.count)
+            outcome.deleted.reserveCapacity(outcome.deleted.count + part.deleted.count)
             if let inOrder = result.insertedInOrder {
                 for (member, permanent) in zip(part.inserted, inOrder) { outcome.inserted.append(finishInsert(member, as: permanent)) }
             } else {
@@ -327,7 +329,13 @@ struct SavePlan {
             if let existing = found.firstIndex(where: { $0.store === store }) {
                 index = existing
             } else {
-                found.append(Part(store: store))
+                // Room for every change (most saves reach one store), so that the arrays do
+                // not grow by copying; room never written costs no memory.
+                var new = Part(store: store)
+                new.inserted.reserveCapacity(context.inserted.count)
+                new.updated.reserveCapacity(context.changed.count)
+                new.deleted.reserveCapacity(context.deleted.count)
+                found.append(new)
                 index = found.count - 1
             }
             last = (entityName, index)
