@@ -95,6 +95,31 @@ import Testing
         #expect(outlined > Self.inputs / 50, "only \(outlined) inputs read by their outline")
     }
 
+    /// A record or member nested near json-c's depth limit: read by its outline only when
+    /// the whole parse reads it too.
+    @Test func readingByOutlineRefusesNoDepthTheWholeParseAllows() throws {
+        var outlinedRecords = 0
+        var outlinedMembers = 0
+        for depth in 500...515 {
+            let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            let texts = [
+                #"{"format": "strata-json", "entities": {"Trip": [{"id": "1", "deep": \#(nested)}]}}"#,
+                #"{"format": "strata-json", "deep": \#(nested), "entities": {}}"#,
+            ]
+            for (kind, text) in texts.enumerated() {
+                let bytes = Array(text.utf8)
+                let wholeParses = (try? JSONDocument.parse(bytes, file: "deep")) != nil
+                guard let document = JSONDocument.parseByOutline(bytes, file: "deep") else { continue }
+                let records = document.rootNode.member("entities")?.member("Trip") ?? JSONNode(pointer: nil)
+                guard (try? document.forEachRecord(ofEntity: "Trip", in: records) { _, _ in }) != nil else { continue }
+                #expect(wholeParses, "nested \(depth) deep: read by outline, refused whole")
+                if kind == 0 { outlinedRecords += 1 } else { outlinedMembers += 1 }
+            }
+        }
+        // Both readings must reach the limit, or the loop proves little.
+        #expect(outlinedRecords > 0 && outlinedRecords < 16 && outlinedMembers > 0 && outlinedMembers < 16, "\(outlinedRecords), \(outlinedMembers)")
+    }
+
     @Test func mutatedDocumentsOpenOrFailWithATypedErrorAndStayUntouched() throws {
         let folder = try TemporaryFolder()
         let seed = try Self.seedDocument(in: folder)
