@@ -192,26 +192,24 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
         return try saving.withLock {
             var next = state.withLock { $0 }
             var recorder = HistoryRecorder()
-            let remapped = try apply(request, to: &next.contents, recorder: &recorder)
+            let permanent = try apply(request, to: &next.contents, recorder: &recorder)
             let token = next.contents.history.append(
                 recorder, author: request.editingState.author, storeIdentifier: identifier, retention: configuration.historyRetention)
             try write(&next)
             state.withLock { $0 = next }
-            return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: remapped, historyToken: token)
+            return DataStoreSaveChangesResult(for: identifier, request: request, insertedIdentifiers: permanent, historyToken: token)
         }
     }
 
-    /// Applies a save request to `contents`, returning the permanent identifiers of inserted models.
+    /// Applies a save request to `contents`, returning the permanent identifiers of inserted
+    /// models in the order of the request's inserts.
     private func apply(
         _ request: DataStoreSaveChangesRequest<DefaultSnapshot>, to contents: inout JSONStoreContents, recorder: inout HistoryRecorder
-    ) throws -> [PersistentIdentifier: PersistentIdentifier] {
-        var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
-        remapped.reserveCapacity(request.inserted.count)
+    ) throws -> [PersistentIdentifier] {
         // The permanent identifier of the last entity seen, to put each new key into: making
         // each from the names looked their scope up (a lock and the hash of two strings).
         var template: PersistentIdentifier?
-        // The new identifiers in the order of the inserts, beside the map the snapshots'
-        // relationships are remapped through.
+        // The new identifiers in the order of the inserts.
         var permanent: [PersistentIdentifier] = []
         permanent.reserveCapacity(request.inserted.count)
         for snapshot in request.inserted {
@@ -224,9 +222,18 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
             if template?.entityName != entityName {
                 template = try PersistentIdentifier.identifier(for: identifier, entityName: entityName, primaryKey: 0)
             }
-            let id = template!.replacingPrimaryKey(key)
-            remapped[snapshot.persistentIdentifier] = id
-            permanent.append(id)
+            permanent.append(template!.replacingPrimaryKey(key))
+        }
+        // Temporary identifiers mapped to permanent ones, for the relationships of snapshots
+        // that refer to another insert of this save; made only when one does (at 100,000
+        // inserts without such relationships the map was 10 MB, hashed twice per insert).
+        var remapped: [PersistentIdentifier: PersistentIdentifier]?
+        func remapping(for snapshot: DefaultSnapshot) -> [PersistentIdentifier: PersistentIdentifier]? {
+            guard snapshot.refersToTemporaryIdentifiers else { return nil }
+            if remapped == nil {
+                remapped = Dictionary(zip(request.inserted.lazy.map(\.persistentIdentifier), permanent), uniquingKeysWith: { _, last in last })
+            }
+            return remapped
         }
         // Inserts come in runs of one entity: its table is taken out of the contents for the
         // run and put back after it, where changing it in place per record moved it out of
@@ -234,7 +241,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
         var table: (name: String, records: JSONStoreContents.Table)?
         for (snapshot, id) in zip(request.inserted, permanent) {
             let record = JSONStoreContents.Record(
-                key: id.primaryKey(as: Int64.self)!, snapshot: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped),
+                key: id.primaryKey(as: Int64.self)!, snapshot: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapping(for: snapshot)),
                 unknownMembers: [])
             if table?.name != id.entityName {
                 if let finished = table { contents.tables[finished.name] = finished.records }
@@ -249,7 +256,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
             let id = snapshot.persistentIdentifier
             guard contents.tables[id.entityName] != nil else { throw unknownEntity(id.entityName) }
             guard id.storeIdentifier == identifier, let key = id.primaryKey(as: Int64.self),
-                contents.tables[id.entityName]!.merge(key, changes: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped))
+                contents.tables[id.entityName]!.merge(key, changes: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapping(for: snapshot)))
             else { throw missingModel(id.description) }
             recorder.update(id.entityName, key: key, properties: snapshot.propertyNames)
         }
@@ -267,7 +274,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
                 throw missingModel("\(entityName) with key(s) \(missing)")
             }
         }
-        return remapped
+        return permanent
     }
 
     private func recordDelete(_ record: JSONStoreContents.Record, into recorder: inout HistoryRecorder) {
@@ -388,6 +395,20 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
                 contents.history = HistoryLog(nextTransaction: nextTransaction, horizon: nextTransaction - 1)
                 for layout in layouts { contents.tables[layout.name] = JSONStoreContents.Table() }
                 state = State(contents: contents, identity: nil)
+            }
+        }
+    }
+}
+
+extension DefaultSnapshot {
+    /// Whether a relationship value names a model by a temporary identifier: one inserted in
+    /// the same save, whose permanent identifier the store gives it.
+    fileprivate var refersToTemporaryIdentifiers: Bool {
+        values.contains { value in
+            switch value {
+            case .identifier(let id): id.isTemporary
+            case .identifiers(let ids): ids.contains(where: \.isTemporary)
+            default: false
             }
         }
     }
