@@ -121,12 +121,21 @@ struct RatioChart {
         var bars: [String] = []
         var labels: [String] = []
         let one = y(1)
+        // Labels under bars below 1× ("0.95") are wider than a bar: they line up under the
+        // longest such bar, every other one a line lower, so that neighbours stay apart.
+        let below = backends.compactMap { ratio($0, workload) }.filter { $0 < 1 }
+        let belowLine = (below.map(y).max() ?? one) + 12
+        var belowCount = 0
         for (index, backend) in backends.enumerated() {
             guard let value = ratio(backend, workload) else { continue }
             let barX = x + (groupWidth - barsWidth) / 2 + Double(index) * (barWidth + barGap)
             let end = y(value)
             bars.append(##"<rect x="\##(n(barX))" y="\##(n(min(end, one)))" width="\##(n(barWidth))" height="\##(n(max(abs(one - end), 1)))" fill="\##(colour(backend))"/>"##)
-            let labelY = value >= 1 ? end - 4 : end + 12
+            var labelY = end - 4
+            if value < 1 {
+                labelY = belowLine + (belowCount % 2 == 1 ? 11 : 0)
+                belowCount += 1
+            }
             labels.append(text(label(value), x: barX + barWidth / 2, y: labelY, size: 10, anchor: "middle", halo: true))
         }
         // Bars, then the goal mark over them, then the values over both, each on a white halo.
