@@ -52,7 +52,8 @@ struct JSONOutline {
         self.entities = entities
     }
 
-    /// Steps through JSON text; each method returns `nil` where the text is not what it reads.
+    /// Steps through JSON text; each method returns `nil` or `false` where the text is not
+    /// what it reads.
     struct Scanner {
         let text: UnsafeRawBufferPointer
         var position = 0
