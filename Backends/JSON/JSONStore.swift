@@ -224,24 +224,14 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
             }
             permanent.append(template!.replacingPrimaryKey(key))
         }
-        // Temporary identifiers mapped to permanent ones, for the relationships of snapshots
-        // that refer to another insert of this save; made only when one does (at 100,000
-        // inserts without such relationships the map was 10 MB, hashed twice per insert).
-        var remapped: [PersistentIdentifier: PersistentIdentifier]?
-        func remapping(for snapshot: DefaultSnapshot) -> [PersistentIdentifier: PersistentIdentifier]? {
-            guard snapshot.refersToTemporaryIdentifiers else { return nil }
-            if remapped == nil {
-                remapped = Dictionary(zip(request.inserted.lazy.map(\.persistentIdentifier), permanent), uniquingKeysWith: { _, last in last })
-            }
-            return remapped
-        }
+        var remapping = SaveRemapping(inserted: request.inserted, permanent: permanent)
         // Inserts come in runs of one entity: its table is taken out of the contents for the
         // run and put back after it, where changing it in place per record moved it out of
         // the dictionary and back and hashed the entity's name each time.
         var table: (name: String, records: JSONStoreContents.Table)?
         for (snapshot, id) in zip(request.inserted, permanent) {
             let record = JSONStoreContents.Record(
-                key: id.primaryKey(as: Int64.self)!, snapshot: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapping(for: snapshot)),
+                key: id.primaryKey(as: Int64.self)!, snapshot: remapping.copy(snapshot, as: id),
                 unknownMembers: [])
             if table?.name != id.entityName {
                 if let finished = table { contents.tables[finished.name] = finished.records }
@@ -256,7 +246,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
             let id = snapshot.persistentIdentifier
             guard contents.tables[id.entityName] != nil else { throw unknownEntity(id.entityName) }
             guard id.storeIdentifier == identifier, let key = id.primaryKey(as: Int64.self),
-                contents.tables[id.entityName]!.merge(key, changes: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapping(for: snapshot)))
+                contents.tables[id.entityName]!.merge(key, changes: remapping.copy(snapshot, as: id))
             else { throw missingModel(id.description) }
             recorder.update(id.entityName, key: key, properties: snapshot.propertyNames)
         }
@@ -395,20 +385,6 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
                 contents.history = HistoryLog(nextTransaction: nextTransaction, horizon: nextTransaction - 1)
                 for layout in layouts { contents.tables[layout.name] = JSONStoreContents.Table() }
                 state = State(contents: contents, identity: nil)
-            }
-        }
-    }
-}
-
-extension DefaultSnapshot {
-    /// Whether a relationship value names a model by a temporary identifier: one inserted in
-    /// the same save, whose permanent identifier the store gives it.
-    fileprivate var refersToTemporaryIdentifiers: Bool {
-        values.contains { value in
-            switch value {
-            case .identifier(let id): id.isTemporary
-            case .identifiers(let ids): ids.contains(where: \.isTemporary)
-            default: false
             }
         }
     }

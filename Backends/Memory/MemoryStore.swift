@@ -116,25 +116,27 @@ public final class MemoryStore: DataStore, DataStoreBatching, HistoryProviding, 
         guard configuration.allowsSave else { throw DataStoreError.unsupportedFeature }
         return try state.withLock { state in
             var next = state
-            var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+            // The permanent identifiers in the order of the inserts.
+            var permanent: [PersistentIdentifier] = []
+            permanent.reserveCapacity(request.inserted.count)
             for snapshot in request.inserted {
                 try checkHeld(snapshot.persistentIdentifier.entityName)
                 let key = next.nextKey
                 next.nextKey += 1
-                remapped[snapshot.persistentIdentifier] = try PersistentIdentifier.identifier(
-                    for: identifier, entityName: snapshot.persistentIdentifier.entityName, primaryKey: key)
+                permanent.append(try PersistentIdentifier.identifier(
+                    for: identifier, entityName: snapshot.persistentIdentifier.entityName, primaryKey: key))
             }
+            var remapping = SaveRemapping(inserted: request.inserted, permanent: permanent)
             var recorder = HistoryRecorder()
-            for snapshot in request.inserted {
-                let id = remapped[snapshot.persistentIdentifier]!
+            for (snapshot, id) in zip(request.inserted, permanent) {
                 let key = id.primaryKey(as: Int64.self) ?? 0
-                next.records[id] = Record(order: key, snapshot: snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped))
+                next.records[id] = Record(order: key, snapshot: remapping.copy(snapshot, as: id))
                 recorder.insert(id.entityName, key: key)
             }
             for snapshot in request.updated {
                 let id = snapshot.persistentIdentifier
                 guard let existing = next.records[id] else { throw missingModel(id) }
-                let changes = snapshot.copy(persistentIdentifier: id, remappedIdentifiers: remapped)
+                let changes = remapping.copy(snapshot, as: id)
                 next.records[id] = Record(order: existing.order, snapshot: Self.merge(changes, into: existing.snapshot))
                 recorder.update(id.entityName, key: existing.order, properties: snapshot.propertyNames)
             }
@@ -146,7 +148,7 @@ public final class MemoryStore: DataStore, DataStoreBatching, HistoryProviding, 
             let token = next.history.append(
                 recorder, author: request.editingState.author, storeIdentifier: identifier, retention: configuration.historyRetention)
             state = next
-            return DataStoreSaveChangesResult(for: identifier, remappedIdentifiers: remapped, historyToken: token)
+            return DataStoreSaveChangesResult(for: identifier, request: request, insertedIdentifiers: permanent, historyToken: token)
         }
     }
 

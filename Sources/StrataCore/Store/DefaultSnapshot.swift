@@ -77,6 +77,18 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable, CustomStringConverti
         return copy
     }
 
+    /// Whether a relationship value names a model by a temporary identifier: one inserted in
+    /// the same save, whose permanent identifier the store gives it.
+    var refersToTemporaryIdentifiers: Bool {
+        values.contains { value in
+            switch value {
+            case .identifier(let id): id.isTemporary
+            case .identifiers(let ids): ids.contains(where: \.isTemporary)
+            default: false
+            }
+        }
+    }
+
     /// The identifier and each property.
     public var description: String {
         let pairs = zip(propertyNames, values).map { "\($0): \($1)" }
@@ -101,5 +113,32 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable, CustomStringConverti
             values[name] = try container.decode(PersistentValue.self, forKey: key)
         }
         self.init(persistentIdentifier: identifier, values: values)
+    }
+}
+
+/// The snapshots of a save as a store keeps them: under their permanent identifiers, with
+/// relationships to other inserts of the save remapped from their temporary identifiers.
+///
+/// The map of temporary identifiers is made at the first snapshot whose relationships name
+/// one; a save of models without such relationships never hashes an identifier (at 100,000
+/// inserts the map was 10 MB).
+package struct SaveRemapping {
+    private let inserted: [DefaultSnapshot]
+    private let permanent: [PersistentIdentifier]
+    private var map: [PersistentIdentifier: PersistentIdentifier]?
+
+    /// A remapping of the temporary identifiers of `inserted` to `permanent`, one per insert, in order.
+    package init(inserted: [DefaultSnapshot], permanent: [PersistentIdentifier]) {
+        self.inserted = inserted
+        self.permanent = permanent
+    }
+
+    /// `snapshot` under `identifier`, its relationships to inserts of the save remapped.
+    package mutating func copy(_ snapshot: DefaultSnapshot, as identifier: PersistentIdentifier) -> DefaultSnapshot {
+        guard snapshot.refersToTemporaryIdentifiers else { return snapshot.copy(persistentIdentifier: identifier) }
+        if map == nil {
+            map = Dictionary(zip(inserted.lazy.map(\.persistentIdentifier), permanent), uniquingKeysWith: { _, last in last })
+        }
+        return snapshot.copy(persistentIdentifier: identifier, remappedIdentifiers: map)
     }
 }
