@@ -38,12 +38,12 @@ final class JSONDocument {
     /// - Throws: ``JSONStoreError/malformedDocument(file:offset:reason:)`` with json-c's
     ///   reason and the byte offset where parsing stopped.
     static func parse(_ bytes: [UInt8], file: String) throws -> JSONDocument {
-        guard let tokener = json_tokener_new_ex(maximumDepth) else {
-            throw JSONStoreError.malformedDocument(file: file, offset: nil, reason: "json-c could not allocate a parser")
+        switch withTokener(depth: maximumDepth, { tokener in bytes.withUnsafeBytes { parseValue($0, with: tokener) } }) {
+        case nil: throw JSONStoreError.malformedDocument(file: file, offset: nil, reason: "json-c could not allocate a parser")
+        case .value(let root?)?: return JSONDocument(root: root, file: file)
+        case .value(nil)?: throw JSONStoreError.malformedDocument(file: file, offset: bytes.count, reason: "the document is null")
+        case .failure(let offset, let reason)?: throw JSONStoreError.malformedDocument(file: file, offset: offset, reason: reason)
         }
-        defer { json_tokener_free(tokener) }
-        let root = try parse(bytes, with: tokener, file: file)
-        return JSONDocument(root: root, file: file)
     }
 
     /// Parses `bytes` by its ``JSONOutline``: the top-level members whole, and each entity's
@@ -52,37 +52,37 @@ final class JSONDocument {
     /// parse; the caller then parses the document whole, which names what is wrong.
     static func parseByOutline(_ bytes: [UInt8], file: String) -> JSONDocument? {
         bytes.withUnsafeBytes { text -> JSONDocument? in
-            guard let outline = JSONOutline(text), let tokener = json_tokener_new_ex(memberDepth) else { return nil }
-            defer { json_tokener_free(tokener) }
-            json_tokener_set_flags(tokener, flags)
-            guard let root = json_object_new_object() else { return nil }
-            var recordArrays: [String: JSONOutline.Entity] = [:]
-            for member in outline.members {
-                let value: OpaquePointer?
-                if member.name == "entities", let entities = outline.entities {
-                    value = json_object_new_object()
-                    for entity in entities {
-                        recordArrays[entity.name] = entity
-                        guard value != nil, json_object_object_add(value, entity.name, json_object_new_array()) == 0 else {
-                            json_object_put(value)
+            guard let outline = JSONOutline(text) else { return nil }
+            return withTokener(depth: memberDepth) { tokener -> JSONDocument? in
+                guard let root = json_object_new_object() else { return nil }
+                var recordArrays: [String: JSONOutline.Entity] = [:]
+                for member in outline.members {
+                    let value: OpaquePointer?
+                    if member.name == "entities", let entities = outline.entities {
+                        value = json_object_new_object()
+                        for entity in entities {
+                            recordArrays[entity.name] = entity
+                            guard value != nil, json_object_object_add(value, entity.name, json_object_new_array()) == 0 else {
+                                json_object_put(value)
+                                json_object_put(root)
+                                return nil
+                            }
+                        }
+                    } else {
+                        guard case .value(let parsed) = parseValue(UnsafeRawBufferPointer(rebasing: text[member.value]), with: tokener) else {
                             json_object_put(root)
                             return nil
                         }
+                        value = parsed
                     }
-                } else {
-                    guard case .value(let parsed) = parseValue(UnsafeRawBufferPointer(rebasing: text[member.value]), with: tokener) else {
+                    guard json_object_object_add(root, member.name, value) == 0 else {
+                        json_object_put(value)
                         json_object_put(root)
                         return nil
                     }
-                    value = parsed
                 }
-                guard json_object_object_add(root, member.name, value) == 0 else {
-                    json_object_put(value)
-                    json_object_put(root)
-                    return nil
-                }
-            }
-            return JSONDocument(root: root, file: file, text: bytes, recordArrays: recordArrays)
+                return JSONDocument(root: root, file: file, text: bytes, recordArrays: recordArrays)
+            } ?? nil
         }
     }
 
@@ -110,18 +110,18 @@ final class JSONDocument {
             for index in 0..<records.count { try body(index, records.element(at: index)) }
             return
         }
-        guard let tokener = json_tokener_new_ex(Self.recordDepth) else { throw OutlineFailure() }
-        defer { json_tokener_free(tokener) }
-        json_tokener_set_flags(tokener, Self.flags)
-        try text.withUnsafeBytes { text in
-            for (index, element) in array.elements.enumerated() {
-                guard text[element.lowerBound] == UInt8(ascii: "{"),
-                    case .value(let record?) = Self.parseValue(UnsafeRawBufferPointer(rebasing: text[element]), with: tokener)
-                else { throw OutlineFailure() }
-                defer { json_object_put(record) }
-                try body(index, JSONNode(pointer: record))
+        let read: Void? = try Self.withTokener(depth: Self.recordDepth) { tokener in
+            try text.withUnsafeBytes { text in
+                for (index, element) in array.elements.enumerated() {
+                    guard text[element.lowerBound] == UInt8(ascii: "{"),
+                        case .value(let record?) = Self.parseValue(UnsafeRawBufferPointer(rebasing: text[element]), with: tokener)
+                    else { throw OutlineFailure() }
+                    defer { json_object_put(record) }
+                    try body(index, JSONNode(pointer: record))
+                }
             }
         }
+        if read == nil { throw OutlineFailure() }
     }
 
     /// The array `records` of the entity `name` as compact JSON text, for an entity the
@@ -130,28 +130,22 @@ final class JSONDocument {
     /// - Throws: ``OutlineFailure`` when the array is not JSON.
     func plainText(ofEntity name: String, in records: JSONNode) throws -> [UInt8] {
         guard let range = recordArrays[name]?.value else { return records.plainText }
-        guard let tokener = json_tokener_new_ex(Self.memberDepth - 1) else { throw OutlineFailure() }
-        defer { json_tokener_free(tokener) }
-        json_tokener_set_flags(tokener, Self.flags)
-        let parsed = text.withUnsafeBytes { Self.parseValue(UnsafeRawBufferPointer(rebasing: $0[range]), with: tokener) }
-        guard case .value(let array) = parsed else { throw OutlineFailure() }
+        let parsed = Self.withTokener(depth: Self.memberDepth - 1) { tokener in
+            text.withUnsafeBytes { Self.parseValue(UnsafeRawBufferPointer(rebasing: $0[range]), with: tokener) }
+        }
+        guard case .value(let array)? = parsed else { throw OutlineFailure() }
         defer { json_object_put(array) }
         return JSONNode(pointer: array).plainText
     }
 
-    /// Parses `bytes` with `tokener` into a json-c object the caller owns.
-    private static func parse(_ bytes: [UInt8], with tokener: UnsafeMutablePointer<json_tokener>, file: String) throws -> OpaquePointer {
-        json_tokener_set_flags(tokener, flags)
-        let parsed = bytes.withUnsafeBytes { parseValue($0, with: tokener) }
-        switch parsed {
-        case .value(let root?): return root
-        case .value(nil): throw JSONStoreError.malformedDocument(file: file, offset: bytes.count, reason: "the document is null")
-        case .failure(let offset, let reason): throw JSONStoreError.malformedDocument(file: file, offset: offset, reason: reason)
-        }
+    /// Runs `body` with a json-c parser that is strict, checks that strings are UTF-8 and
+    /// refuses values nested deeper than `depth`; `nil` when json-c cannot allocate one.
+    private static func withTokener<R>(depth: Int32, _ body: (UnsafeMutablePointer<json_tokener>) throws -> R) rethrows -> R? {
+        guard let tokener = json_tokener_new_ex(depth) else { return nil }
+        defer { json_tokener_free(tokener) }
+        json_tokener_set_flags(tokener, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8)
+        return try body(tokener)
     }
-
-    /// How json-c parses: strictly, and checking that strings are UTF-8.
-    private static let flags = JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8
 
     /// What parsing a text as one JSON value gave.
     private enum Parsed {
