@@ -72,9 +72,13 @@ enum JSONStoreFormat {
         let idKey = try document.key("id")
         try entities.forEachMember { entityName, records in
             guard let layout = layoutsByName[entityName] else {
-                // Read even when dropped: text that is not JSON fails the document either way.
-                let text = try document.plainText(ofEntity: entityName, in: records)
-                if !change.retiredEntities.contains(entityName) { contents.unknownEntities.append((entityName, text)) }
+                if change.retiredEntities.contains(entityName) {
+                    // Dropped, but read by a document parsed by its outline: records that are
+                    // not JSON fail the document as they do when it is parsed whole.
+                    try document.forEachRecord(ofEntity: entityName, in: records) { _, _ in }
+                } else {
+                    contents.unknownEntities.append((entityName, try document.plainText(ofEntity: entityName, in: records)))
+                }
                 return
             }
             guard records.isArray else { throw wrong("entities.\(entityName)", "expected an array of records, found \(records.typeName)") }

@@ -120,6 +120,25 @@ import Testing
         #expect(outlinedRecords > 0 && outlinedRecords < 16 && outlinedMembers > 0 && outlinedMembers < 16, "\(outlinedRecords), \(outlinedMembers)")
     }
 
+    /// The records of an entity the schema dropped are not kept, but a document parsed by
+    /// its outline still parses them: a broken one fails the reading, as it fails the whole parse.
+    @Test func readingByOutlineParsesTheRecordsOfADroppedEntity() throws {
+        let layouts = Self.schema.entities.map(JSONEntityLayout.init)
+        var change = JSONStoreFormat.SchemaChange()
+        change.retiredEntities = ["Old"]
+        func text(_ old: String) -> [UInt8] {
+            Array(#"{"format": "strata-json", "formatVersion": 1, "entities": {"Trip": [], "Old": [\#(old)]}}"#.utf8)
+        }
+        let sound = text(#"{"id": "1", "x": true}"#)
+        let byOutline = try #require(JSONDocument.parseByOutline(sound, file: "old"))
+        #expect(try JSONStoreFormat.read(byOutline, layouts: layouts, change: change).unknownEntities.isEmpty)
+
+        let broken = text(#"{"id": "1", "x": tru}"#)
+        #expect(throws: JSONStoreError.self) { try JSONDocument.parse(broken, file: "old") }
+        let brokenByOutline = try #require(JSONDocument.parseByOutline(broken, file: "old"), "the outline steps over values unread")
+        #expect(throws: (any Error).self) { try JSONStoreFormat.read(brokenByOutline, layouts: layouts, change: change) }
+    }
+
     @Test func mutatedDocumentsOpenOrFailWithATypedErrorAndStayUntouched() throws {
         let folder = try TemporaryFolder()
         let seed = try Self.seedDocument(in: folder)
