@@ -119,12 +119,17 @@ public final class MemoryStore: DataStore, DataStoreBatching, HistoryProviding, 
             // The permanent identifiers in the order of the inserts.
             var permanent: [PersistentIdentifier] = []
             permanent.reserveCapacity(request.inserted.count)
+            // An identifier of the last entity seen, whose key each new one replaces: making each
+            // from the names looks their scope up (a lock and the hash of two strings).
+            var template: PersistentIdentifier?
             for snapshot in request.inserted {
-                try checkHeld(snapshot.persistentIdentifier.entityName)
-                let key = next.nextKey
+                let entityName = snapshot.persistentIdentifier.entityName
+                if template?.entityName != entityName {
+                    try checkHeld(entityName)
+                    template = try PersistentIdentifier.identifier(for: identifier, entityName: entityName, primaryKey: 0)
+                }
+                permanent.append(template!.replacingPrimaryKey(next.nextKey))
                 next.nextKey += 1
-                permanent.append(try PersistentIdentifier.identifier(
-                    for: identifier, entityName: snapshot.persistentIdentifier.entityName, primaryKey: key))
             }
             var remapping = SaveRemapping(inserted: request.inserted, permanent: permanent)
             var recorder = HistoryRecorder()
