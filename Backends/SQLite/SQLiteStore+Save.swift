@@ -42,8 +42,10 @@ struct SaveWriter {
     let store: SQLiteStore
     /// The permanent identifier of each insert, in the order of the save's inserts.
     private(set) var insertedIdentifiers: [PersistentIdentifier] = []
-    /// The temporary identifier of each insert, in the same order.
-    private var temporaryIdentifiers: [PersistentIdentifier] = []
+    /// The save's inserts, whose temporary identifiers pair with ``insertedIdentifiers`` in
+    /// order: the array the request holds, not a copy of its identifiers (3.2 MB of fresh
+    /// memory at 100,000 inserts, each page faulted in as it was first written).
+    private var insertedSnapshots: [DefaultSnapshot] = []
     /// Temporary identifiers to permanent ones, made when a row first refers to an insert of
     /// this save (a relationship), and kept up to date from then on: a save of models
     /// without relationships never hashes an identifier.
@@ -95,7 +97,7 @@ struct SaveWriter {
     ) throws {
         var joinWrites: [(SQLiteSchemaMapping.Table, Int64, SnapshotColumns)] = []
         insertedIdentifiers.reserveCapacity(insertedIdentifiers.count + inserted.count)
-        temporaryIdentifiers.reserveCapacity(temporaryIdentifiers.count + inserted.count)
+        if insertedSnapshots.isEmpty { insertedSnapshots = inserted } else { insertedSnapshots += inserted }
         try applyInserts(inserted, joinWrites: &joinWrites, on: connection)
         for fixup in fixups {
             guard let target = permanent(of: fixup.target), let targetKey = target.primaryKey(as: Int64.self) else { continue }
@@ -163,7 +165,6 @@ struct SaveWriter {
                 let key = try keys.map { $0.lowerBound + Int64(offset) } ?? insert(listed!, into: table, on: connection)
                 let permanent = current!.template.replacingPrimaryKey(key)
                 insertedIdentifiers.append(permanent)
-                temporaryIdentifiers.append(snapshot.persistentIdentifier)
                 remapped?[snapshot.persistentIdentifier] = permanent
                 if current!.hasJoinRows { joinWrites.append((table, key, listed!)) }
                 if recordsHistory { history.insert(table.entityName, key: key) }
@@ -220,7 +221,9 @@ struct SaveWriter {
     /// The permanent identifier this save gave the insert with the temporary identifier `temporary`.
     private mutating func permanent(of temporary: PersistentIdentifier) -> PersistentIdentifier? {
         if remapped == nil {
-            remapped = Dictionary(zip(temporaryIdentifiers, insertedIdentifiers), uniquingKeysWith: { _, last in last })
+            // The inserts written so far: `insertedIdentifiers` grows as they are.
+            remapped = Dictionary(
+                zip(insertedSnapshots.lazy.map(\.persistentIdentifier), insertedIdentifiers), uniquingKeysWith: { _, last in last })
         }
         return remapped![temporary]
     }
