@@ -32,14 +32,14 @@ extension ModelMacro: MemberAttributeMacro {
         guard let classDecl = declaration.as(ClassDeclSyntax.self),
             let variable = member.as(VariableDeclSyntax.self),
             variable.attributes.attribute(named: "_PersistedProperty") == nil,
-            let (_, name) = PersistedProperty.persistedBinding(of: variable),
-            let property = PersistedProperty.all(in: classDecl.memberBlock).first(where: { $0.name == name }),
-            property.isRoutable
+            let (_, name) = PersistedProperty.persistedBinding(of: variable)
         else { return [] }
+        let properties = PersistedProperty.all(in: classDecl.memberBlock)
+        guard let property = properties.first(where: { $0.name == name }), property.isRoutable else { return [] }
         if ModelSuperclass.name(of: classDecl) != nil {
             return ["@_PersistedProperty(slot: \(raw: property.slot), subclass: \(raw: classDecl.name.trimmed.text).self)"]
         }
-        return ["@_PersistedProperty(slot: \(raw: property.slot))"]
+        return ["@_PersistedProperty(slot: \(raw: property.slot), slotCount: \(raw: properties.count))"]
     }
 }
 

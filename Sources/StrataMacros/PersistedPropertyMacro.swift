@@ -2,7 +2,7 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// Implements `@_PersistedProperty(slot:)`: accessors that read and write the property's
+/// Implements `@_PersistedProperty(slot:)` and `@_PersistedProperty(slot:slotCount:)`: accessors that read and write the property's
 /// backing data slot, and the `_name` token that tracks its initialization.
 public enum PersistedPropertyMacro {}
 
@@ -33,7 +33,10 @@ extension PersistedPropertyMacro: AccessorMacro {
             initialStorage = "_$pendingValues"
             backingData = "self.persistentBackingData"
         }
-        let initialMaking = "StrataCore._makeBackingData(ifNeededIn: &\(initialStorage))\n"
+        // The model's number of slots, when `@Model` gave it: the detached backing data then
+        // makes room for exactly that many values.
+        let slotCount = node.argumentList.first(where: { $0.label?.text == "slotCount" }).map { ", slotCount: \($0.expression.trimmedDescription)" } ?? ""
+        let initialMaking = "StrataCore._makeBackingData(ifNeededIn: &\(initialStorage)\(slotCount))\n"
         let initialWrite = "\(initialStorage)!"  // made just before; `?.` defeats definite initialization
         let transformable = isTransformable(variable)
         let get = transformable ? "_getTransformableValue" : "_getValue"

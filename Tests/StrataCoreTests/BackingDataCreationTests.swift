@@ -36,6 +36,24 @@ import Testing
     }
 }
 
+/// A model with more persisted properties than the eight slots detached data guesses
+/// when it does not know a model's number of slots.
+@Model final class Survey {
+    var a: Int
+    var b: Int
+    var c: Int
+    var d: Int
+    var e: Int
+    var f: Int
+    var g: Int
+    var h: Int
+    var i: Int
+    var j: Int
+    init(_ value: Int) {
+        (a, b, c, d, e, f, g, h, i, j) = (value, value + 1, value + 2, value + 3, value + 4, value + 5, value + 6, value + 7, value + 8, value + 9)
+    }
+}
+
 /// A `@Model` class makes its detached backing data at its first use rather than as the
 /// stored property's initial value, so that a model a context materializes, which
 /// `init(backingData:)` gives its managed backing data, makes none only to drop it; the
@@ -103,6 +121,26 @@ import Testing
         #expect(ModelLayout.of(Stamp.self).initialValueSink is InitialValueSink<Stamp>)
         #expect(ModelLayout.of(Marker.self).initialValueSink is InitialValueSink<Marker>)
         #expect(ModelLayout.of(Postcard.self).initialValueSink == nil)
+    }
+
+    /// `@Model` tells a new model's detached data its number of slots, and the values get
+    /// room for that many: a model with fewer than eight no longer holds room for eight
+    /// (48 bytes more per model of six), and one with more no longer grows its values
+    /// (a copy per model). The array may round its capacity up to what the allocator gave.
+    @Test func detachedValuesHaveRoomForTheModelsSlots() throws {
+        func capacity<M: PersistentModel>(_ model: M) throws -> Int {
+            try #require(model.persistentBackingData as? DetachedBackingData<M>).storage.values.capacity
+        }
+        let stamp = Stamp()
+        #expect((2..<8).contains(try capacity(stamp)))
+        let survey = Survey(1)
+        #expect((10..<16).contains(try capacity(survey)))
+        let container = try ModelContainer(for: Survey.self, configurations: MemoryStoreConfiguration(name: "surveys"))
+        let context = ModelContext(container)
+        context.insert(survey)
+        try context.save()
+        let fetched = try #require(try ModelContext(container).fetch(FetchDescriptor<Survey>()).first)
+        #expect([fetched.a, fetched.b, fetched.c, fetched.d, fetched.e, fetched.f, fetched.g, fetched.h, fetched.i, fetched.j] == Array(1...10))
     }
 
     /// A backing data set from outside before any use is the one the model keeps.

@@ -27,7 +27,7 @@ struct IndexMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 2)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
@@ -46,7 +46,7 @@ struct IndexMacroTests {
                 var startDate: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _startDate)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 2)
                         StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _startDate = StrataCore._PersistedPropertyToken()
                     }

@@ -26,7 +26,7 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 1)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
@@ -126,7 +126,7 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 4)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
@@ -145,7 +145,7 @@ struct ModelMacroTests {
                 var startDate: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _startDate)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 4)
                         StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _startDate = StrataCore._PersistedPropertyToken()
                     }
@@ -164,7 +164,7 @@ struct ModelMacroTests {
                 var livingAccommodation: LivingAccommodation? {
                     @storageRestrictions(accesses: _$backingData, initializes: _livingAccommodation)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 4)
                         StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _livingAccommodation = StrataCore._PersistedPropertyToken()
                     }
@@ -183,7 +183,7 @@ struct ModelMacroTests {
                 var tags: [String: Int] {
                     @storageRestrictions(accesses: _$backingData, initializes: _tags)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 4)
                         StrataCore._setValue(initialValue, at: 3, in: _$backingData!)
                         _tags = StrataCore._PersistedPropertyToken()
                     }
@@ -288,7 +288,7 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 4)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
@@ -307,7 +307,7 @@ struct ModelMacroTests {
                 var startDate: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _startDate)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 4)
                         StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _startDate = StrataCore._PersistedPropertyToken()
                     }
@@ -326,7 +326,7 @@ struct ModelMacroTests {
                 var bucketList: [BucketListItem] {
                     @storageRestrictions(accesses: _$backingData, initializes: _bucketList)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 4)
                         StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _bucketList = StrataCore._PersistedPropertyToken()
                     }
@@ -345,7 +345,7 @@ struct ModelMacroTests {
                 var livingAccommodation: LivingAccommodation? {
                     @storageRestrictions(accesses: _$backingData, initializes: _livingAccommodation)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 4)
                         StrataCore._setValue(initialValue, at: 3, in: _$backingData!)
                         _livingAccommodation = StrataCore._PersistedPropertyToken()
                     }
@@ -453,7 +453,7 @@ struct ModelMacroTests {
                 var code: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _code)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 11)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _code = StrataCore._PersistedPropertyToken()
                     }
@@ -472,7 +472,7 @@ struct ModelMacroTests {
                 var photo: Data? {
                     @storageRestrictions(accesses: _$backingData, initializes: _photo)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 11)
                         StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _photo = StrataCore._PersistedPropertyToken()
                     }
@@ -491,7 +491,7 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 11)
                         StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
@@ -510,7 +510,7 @@ struct ModelMacroTests {
                 var isSelected: Bool {
                     @storageRestrictions(accesses: _$backingData, initializes: _isSelected)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 11)
                         StrataCore._setValue(initialValue, at: 3, in: _$backingData!)
                         _isSelected = StrataCore._PersistedPropertyToken()
                     }
@@ -529,7 +529,7 @@ struct ModelMacroTests {
                 var summary: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _summary)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 11)
                         StrataCore._setValue(initialValue, at: 4, in: _$backingData!)
                         _summary = StrataCore._PersistedPropertyToken()
                     }
@@ -548,7 +548,7 @@ struct ModelMacroTests {
                 var secret: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _secret)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 11)
                         StrataCore._setValue(initialValue, at: 5, in: _$backingData!)
                         _secret = StrataCore._PersistedPropertyToken()
                     }
@@ -567,7 +567,7 @@ struct ModelMacroTests {
                 var color: Color {
                     @storageRestrictions(accesses: _$backingData, initializes: _color)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 11)
                         StrataCore._setTransformableValue(initialValue, at: 6, in: _$backingData!)
                         _color = StrataCore._PersistedPropertyToken()
                     }
@@ -586,7 +586,7 @@ struct ModelMacroTests {
                 var palette: [Int] {
                     @storageRestrictions(accesses: _$backingData, initializes: _palette)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 11)
                         StrataCore._setValue(initialValue, at: 7, in: _$backingData!)
                         _palette = StrataCore._PersistedPropertyToken()
                     }
@@ -605,7 +605,7 @@ struct ModelMacroTests {
                 var label: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _label)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 11)
                         StrataCore._setValue(initialValue, at: 8, in: _$backingData!)
                         _label = StrataCore._PersistedPropertyToken()
                     }
@@ -624,7 +624,7 @@ struct ModelMacroTests {
                 var legacyCode: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _legacyCode)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 11)
                         StrataCore._setValue(initialValue, at: 9, in: _$backingData!)
                         _legacyCode = StrataCore._PersistedPropertyToken()
                     }
@@ -643,7 +643,7 @@ struct ModelMacroTests {
                 var hue: Double {
                     @storageRestrictions(accesses: _$backingData, initializes: _hue)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 11)
                         StrataCore._setValue(initialValue, at: 10, in: _$backingData!)
                         _hue = StrataCore._PersistedPropertyToken()
                     }
@@ -750,7 +750,7 @@ struct ModelMacroTests {
                 var accommodation: LivingAccommodation? {
                     @storageRestrictions(accesses: _$backingData, initializes: _accommodation)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 6)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _accommodation = StrataCore._PersistedPropertyToken()
                     }
@@ -769,7 +769,7 @@ struct ModelMacroTests {
                 var owner: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _owner)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 6)
                         StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _owner = StrataCore._PersistedPropertyToken()
                     }
@@ -788,7 +788,7 @@ struct ModelMacroTests {
                 var bucketList: [BucketListItem] {
                     @storageRestrictions(accesses: _$backingData, initializes: _bucketList)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 6)
                         StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _bucketList = StrataCore._PersistedPropertyToken()
                     }
@@ -807,7 +807,7 @@ struct ModelMacroTests {
                 var stops: [Stop]? {
                     @storageRestrictions(accesses: _$backingData, initializes: _stops)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 6)
                         StrataCore._setValue(initialValue, at: 3, in: _$backingData!)
                         _stops = StrataCore._PersistedPropertyToken()
                     }
@@ -826,7 +826,7 @@ struct ModelMacroTests {
                 var companions: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _companions)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 6)
                         StrataCore._setValue(initialValue, at: 4, in: _$backingData!)
                         _companions = StrataCore._PersistedPropertyToken()
                     }
@@ -845,7 +845,7 @@ struct ModelMacroTests {
                 var guide: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _guide)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 6)
                         StrataCore._setValue(initialValue, at: 5, in: _$backingData!)
                         _guide = StrataCore._PersistedPropertyToken()
                     }
@@ -944,7 +944,7 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 3)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
@@ -963,7 +963,7 @@ struct ModelMacroTests {
                 var latitude: Double {
                     @storageRestrictions(accesses: _$backingData, initializes: _latitude)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 3)
                         StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _latitude = StrataCore._PersistedPropertyToken()
                     }
@@ -982,7 +982,7 @@ struct ModelMacroTests {
                 var longitude: Double {
                     @storageRestrictions(accesses: _$backingData, initializes: _longitude)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 3)
                         StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _longitude = StrataCore._PersistedPropertyToken()
                     }
@@ -1081,7 +1081,7 @@ struct ModelMacroTests {
                 var email: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _email)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 3)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _email = StrataCore._PersistedPropertyToken()
                     }
@@ -1100,7 +1100,7 @@ struct ModelMacroTests {
                 var firstName: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _firstName)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 3)
                         StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _firstName = StrataCore._PersistedPropertyToken()
                     }
@@ -1119,7 +1119,7 @@ struct ModelMacroTests {
                 var lastName: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _lastName)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 3)
                         StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _lastName = StrataCore._PersistedPropertyToken()
                     }
@@ -1335,7 +1335,7 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 1)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
@@ -1417,7 +1417,7 @@ struct ModelMacroTests {
                 var wheels: Int {
                     @storageRestrictions(accesses: _$backingData, initializes: _wheels)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 1)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _wheels = StrataCore._PersistedPropertyToken()
                     }
@@ -1507,7 +1507,7 @@ struct ModelMacroTests {
                 var wheels: Int {
                     @storageRestrictions(accesses: _$backingData, initializes: _wheels)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 1)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _wheels = StrataCore._PersistedPropertyToken()
                     }
@@ -1601,7 +1601,7 @@ struct ModelMacroTests {
                     var name: String {
                         @storageRestrictions(accesses: _$backingData, initializes: _name)
                         init(initialValue) {
-                            StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                            StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 1)
                             StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                             _name = StrataCore._PersistedPropertyToken()
                         }
@@ -1765,7 +1765,7 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 1)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
@@ -1936,7 +1936,7 @@ struct ModelMacroTests {
                 var count {
                     @storageRestrictions(accesses: _$backingData, initializes: _count)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 5)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _count = StrataCore._PersistedPropertyToken()
                     }
@@ -1955,7 +1955,7 @@ struct ModelMacroTests {
                 var title {
                     @storageRestrictions(accesses: _$backingData, initializes: _title)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 5)
                         StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _title = StrataCore._PersistedPropertyToken()
                     }
@@ -1974,7 +1974,7 @@ struct ModelMacroTests {
                 var created {
                     @storageRestrictions(accesses: _$backingData, initializes: _created)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 5)
                         StrataCore._setValue(initialValue, at: 2, in: _$backingData!)
                         _created = StrataCore._PersistedPropertyToken()
                     }
@@ -1993,7 +1993,7 @@ struct ModelMacroTests {
                 var tags {
                     @storageRestrictions(accesses: _$backingData, initializes: _tags)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 5)
                         StrataCore._setValue(initialValue, at: 3, in: _$backingData!)
                         _tags = StrataCore._PersistedPropertyToken()
                     }
@@ -2012,7 +2012,7 @@ struct ModelMacroTests {
                 var categories {
                     @storageRestrictions(accesses: _$backingData, initializes: _categories)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 5)
                         StrataCore._setValue(initialValue, at: 4, in: _$backingData!)
                         _categories = StrataCore._PersistedPropertyToken()
                     }
@@ -2132,7 +2132,7 @@ struct ModelMacroTests {
                     var name: String {
                         @storageRestrictions(accesses: _$backingData, initializes: _name)
                         init(initialValue) {
-                            StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                            StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 1)
                             StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                             _name = StrataCore._PersistedPropertyToken()
                         }
@@ -2305,7 +2305,7 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 1)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
@@ -2445,7 +2445,7 @@ struct ModelMacroTests {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 2)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _name = StrataCore._PersistedPropertyToken()
                     }
@@ -2464,7 +2464,7 @@ struct ModelMacroTests {
                 private var code: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _code)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 2)
                         StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _code = StrataCore._PersistedPropertyToken()
                     }
@@ -2712,7 +2712,7 @@ struct ModelMacroTests {
                 var followers: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _followers)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 2)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _followers = StrataCore._PersistedPropertyToken()
                     }
@@ -2731,7 +2731,7 @@ struct ModelMacroTests {
                 var following: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _following)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 2)
                         StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _following = StrataCore._PersistedPropertyToken()
                     }
@@ -2837,7 +2837,7 @@ struct ModelMacroTests {
                 var parent: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _parent)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 2)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _parent = StrataCore._PersistedPropertyToken()
                     }
@@ -2856,7 +2856,7 @@ struct ModelMacroTests {
                 var child: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _child)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 2)
                         StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _child = StrataCore._PersistedPropertyToken()
                     }
@@ -2941,7 +2941,7 @@ struct ModelMacroTests {
                 var followers: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _followers)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 2)
                         StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
                         _followers = StrataCore._PersistedPropertyToken()
                     }
@@ -2960,7 +2960,7 @@ struct ModelMacroTests {
                 var following: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _following)
                     init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 2)
                         StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
                         _following = StrataCore._PersistedPropertyToken()
                     }

@@ -23,6 +23,12 @@ class DetachedData {
     @usableFromInline
     init() {}
 
+    /// Detached data with room for `slotCount` values, the number of the model's slots.
+    @usableFromInline
+    init(slotCount: Int) {
+        storage = SlotStorage(capacity: slotCount)
+    }
+
     /// The value of `slot`, `.unset` when it was never set.
     func value(ofSlot slot: Int) -> BackingValue {
         if slot < storage.count { return storage.loadedValue(at: slot) ?? .unset }
@@ -67,8 +73,9 @@ class DetachedData {
             if let index = ahead.lastIndex(where: { $0.slot == slot }) { ahead[index].value = value } else { ahead.append((slot, value)) }
             return
         }
-        // Room for several slots at the first write, as an initializer sets them one by one.
-        if storage.count == 0 { storage = SlotStorage(capacity: Swift.max(slot + 1, initialCapacity)) }
+        // Room for several slots at the first write, as an initializer sets them one by one,
+        // unless the model's number of slots was given.
+        if storage.values.capacity == 0 { storage = SlotStorage(capacity: Swift.max(slot + 1, initialCapacity)) }
         storage.append(loaded: value)
         guard !ahead.isEmpty else { return }
         // This write replaces one kept aside for the same slot; the ones that now follow in order join the storage.
@@ -85,6 +92,12 @@ final class DetachedBackingData<Model: PersistentModel>: DetachedData, BackingDa
     @usableFromInline
     init(for modelType: Model.Type) {
         super.init()
+    }
+
+    /// Detached backing data with room for the model's `slotCount` values.
+    @usableFromInline
+    init(for modelType: Model.Type, slotCount: Int) {
+        super.init(slotCount: slotCount)
     }
 
     /// A temporary identifier, assigned when first asked for.
@@ -107,7 +120,7 @@ final class DetachedBackingData<Model: PersistentModel>: DetachedData, BackingDa
         value(ofSlot: slot)
     }
 
-    /// The slots the first write makes room for.
+    /// The slots the first write makes room for when the model's number of slots is not known.
     private static var initialCapacity: Int { 8 }
 
     @usableFromInline

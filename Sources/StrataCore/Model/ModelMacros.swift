@@ -56,6 +56,15 @@ public macro Model(originalName: String) = #externalMacro(module: "StrataMacros"
 @attached(peer, names: prefixed(_))
 public macro _PersistedProperty(slot: Int) = #externalMacro(module: "StrataMacros", type: "PersistedPropertyMacro")
 
+/// Routes one stored property of a ``Model()`` class through its backing data slot, in a
+/// class with `slotCount` persisted properties: a new model's detached backing data makes
+/// room for exactly that many values.
+///
+/// `@Model` adds this attribute to every persisted property; do not write it yourself.
+@attached(accessor, names: named(init), named(get), named(set))
+@attached(peer, names: prefixed(_))
+public macro _PersistedProperty(slot: Int, slotCount: Int) = #externalMacro(module: "StrataMacros", type: "PersistedPropertyMacro")
+
 /// Routes one stored property of a ``Model()`` class that inherits from another model:
 /// its slot is `slot` past the superclass's slots.
 ///
