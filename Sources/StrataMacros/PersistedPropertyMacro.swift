@@ -2,8 +2,9 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// Implements `@_PersistedProperty(slot:)` and `@_PersistedProperty(slot:slotCount:)`: accessors that read and write the property's
-/// backing data slot, and the `_name` token that tracks its initialization.
+/// Implements `@_PersistedProperty(slot:)` and `@_PersistedProperty(slot:slotCount:)`:
+/// accessors that read and write the property's backing data slot, and the `_name` token
+/// that tracks its initialization.
 public enum PersistedPropertyMacro {}
 
 extension PersistedPropertyMacro: AccessorMacro {
@@ -35,7 +36,8 @@ extension PersistedPropertyMacro: AccessorMacro {
         }
         // The model's number of slots, when `@Model` gave it: the detached backing data then
         // makes room for exactly that many values.
-        let slotCount = node.argumentList.first(where: { $0.label?.text == "slotCount" }).map { ", slotCount: \($0.expression.trimmedDescription)" } ?? ""
+        let slotCount = node.argumentList.first(where: { $0.label?.text == "slotCount" })
+            .map { ", slotCount: \($0.expression.trimmedDescription)" } ?? ""
         let initialMaking = "StrataCore._makeBackingData(ifNeededIn: &\(initialStorage)\(slotCount))\n"
         let initialWrite = "\(initialStorage)!"  // made just before; `?.` defeats definite initialization
         let transformable = isTransformable(variable)
