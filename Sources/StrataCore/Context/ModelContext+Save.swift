@@ -101,17 +101,26 @@ extension ModelContext {
         for part in try SavePlan(self).parts {
             let partial = part.store.updatesPartially
             let layouts = LayoutCache()
+            // Passed in rather than captured: a variable the closures below captured was
+            // checked for exclusive access at run time, about 80 instructions per model.
             var changedNames = ChangeCapture.ChangedNames()
-            func capture(_ member: ModelSet.Member, _ properties: ChangeCapture.Properties) throws -> DefaultSnapshot {
-                let data = member.data
-                if properties == .all { try loadUnloadedProperties(of: data) }
-                let (layout, runtime) = try layouts.layout(for: data.entityName, in: self)
-                let snapshot = try ChangeCapture.snapshot(of: data, layout: layout, properties: properties, changedNames: &changedNames)
-                return runtime.isInHierarchy ? runtime.storageSnapshot(of: snapshot) : snapshot
+            func capture(
+                _ members: [ModelSet.Member], _ properties: ChangeCapture.Properties, _ changedNames: inout ChangeCapture.ChangedNames
+            ) throws -> [DefaultSnapshot] {
+                var snapshots: [DefaultSnapshot] = []
+                snapshots.reserveCapacity(members.count)
+                for member in members {
+                    let data = member.data
+                    if properties == .all { try loadUnloadedProperties(of: data) }
+                    let (layout, runtime) = try layouts.layout(for: data.entityName, in: self)
+                    let snapshot = try ChangeCapture.snapshot(of: data, layout: layout, properties: properties, changedNames: &changedNames)
+                    snapshots.append(runtime.isInHierarchy ? runtime.storageSnapshot(of: snapshot) : snapshot)
+                }
+                return snapshots
             }
-            let inserted = try part.inserted.map { try capture($0, .all) }
-            let updated = try part.updated.map { try capture($0, partial ? .changed : .all) }
-            let deleted = try part.deleted.map { try capture($0, partial ? .loaded : .all) }
+            let inserted = try capture(part.inserted, .all, &changedNames)
+            let updated = try capture(part.updated, partial ? .changed : .all, &changedNames)
+            let deleted = try capture(part.deleted, partial ? .loaded : .all, &changedNames)
             var result = StoreBox.SaveResult()
             if !part.isEmpty {
                 do {
