@@ -38,6 +38,25 @@ import Testing
         }
     }
 
+    /// Strings of eight bytes or more that first differ within their first eight: the
+    /// bytes decide there only when no combining mark follows either differing byte.
+    @Test func theFirstWordDecidesOnlyBeforeNoCombiningMark() {
+        let ends = ["", "x", "\u{301}", "\u{308}z", "\u{E9}", "\u{FB01}", "\u{1F44D}"]
+        var strings: [String] = []
+        for head in ["abc", "abcdef", "abcdefg"] {
+            for differing in ["a", "b", "e", "A"] {
+                for end in ends { strings.append(head + differing + end + "tail") }
+            }
+        }
+        for a in strings {
+            for b in strings {
+                let nfcA = a.precomposedStringWithCanonicalMapping, nfcB = b.precomposedStringWithCanonicalMapping
+                let expected: Int32 = nfcA == nfcB ? 0 : nfcA.unicodeScalars.map(\.value).lexicographicallyPrecedes(nfcB.unicodeScalars.map(\.value)) ? -1 : 1
+                #expect(Self.utf8(a, b, CanonicalString.compare(utf8:_:)) == expected, "\(a.debugDescription) vs \(b.debugDescription)")
+            }
+        }
+    }
+
     @Test func theOrderIsTotalWhereSwiftsIsNot() {
         // Swift 6.3's `<` answers false both ways here, though "A\u{308}" == "\u{C4}" < "\u{C4}e".
         #expect(CanonicalString.compare("A\u{308}", "\u{C4}e") == .orderedAscending)

@@ -41,7 +41,17 @@ public enum CanonicalString {
                 let y = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
                 if x != y {
                     // The lowest differing bit of the little-endian words lies in the first differing byte.
-                    offset += (x ^ y).trailingZeroBitCount &>> 3
+                    let shift = UInt64((x ^ y).trailingZeroBitCount & ~7)
+                    offset += Int(shift &>> 3)
+                    // Two ASCII bytes there, each followed by the end or by a byte that
+                    // cannot begin a combining mark, decide as `stableOrder` would; read
+                    // from the words already loaded (an index's keys mostly end here).
+                    let p = UInt8(truncatingIfNeeded: x &>> shift), q = UInt8(truncatingIfNeeded: y &>> shift)
+                    if p < 0x80 && q < 0x80 && (offset + 1 == lhs.count || lhs[offset + 1] < 0xCC)
+                        && (offset + 1 == rhs.count || rhs[offset + 1] < 0xCC)
+                    {
+                        return p < q ? -1 : 1
+                    }
                     differs = true
                     break
                 }
