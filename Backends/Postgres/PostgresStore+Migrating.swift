@@ -222,17 +222,25 @@ extension PostgresStore: DataStoreMigrating {
             "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = $1 AND is_identity = 'YES'", copySchema, on: connection)
         for row in identities {
             let (table, column) = try row.decode((String, String).self)
-            var binds = PostgresBindings()
-            binds.append(original.qualified(table))
-            binds.append(target.qualified(table))
-            binds.append(column)
-            // The copy's sequence continues from the original's last value; one never used stays fresh.
-            try pool.execute(
-                """
-                SELECT setval(pg_get_serial_sequence($2, $3), s.last_value, true) FROM pg_sequences s
-                JOIN pg_class c ON c.relname = s.sequencename JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = s.schemaname
-                WHERE c.oid = pg_get_serial_sequence($1, $3)::regclass AND s.last_value IS NOT NULL
-                """, binds, on: connection)
+            // The copy's sequence continues from the original's last value; one never used
+            // stays fresh. The original's sequence is read itself: the `pg_sequences` view
+            // reads every sequence of the database, and failed ("could not open relation
+            // with OID …") when another session dropped one of them meanwhile.
+            var originalColumn = PostgresBindings()
+            originalColumn.append(original.qualified(table))
+            originalColumn.append(column)
+            // The name comes back quoted as a sequence function takes it.
+            guard let sequence = try pool.query("SELECT pg_get_serial_sequence($1, $2)", originalColumn, on: connection)
+                .first.flatMap({ try $0.decode(String?.self) })
+            else { continue }
+            guard let (lastValue, isCalled) = try pool.query("SELECT last_value, is_called FROM \(sequence)", on: connection)
+                .first.map({ try $0.decode((Int64, Bool).self) }), isCalled
+            else { continue }
+            var copyColumn = PostgresBindings()
+            copyColumn.append(target.qualified(table))
+            copyColumn.append(column)
+            copyColumn.append(lastValue)
+            try pool.execute("SELECT setval(pg_get_serial_sequence($1, $2), $3, true)", copyColumn, on: connection)
         }
     }
 }
