@@ -9,6 +9,18 @@ enum ManagedSlot {
     case unloaded
 }
 
+/// A context as the backing data of its models refer to it: one object per context, which
+/// holds it weakly, so a model whose context is gone reads its ``PersistentModel/modelContext``
+/// as `nil`.
+///
+/// Each backing data holds this object strongly instead of holding the context weakly:
+/// forming a weak reference to an object (in its side table) cost about 120 instructions,
+/// and destroying it about 70 more, for every model a context made or registered. A strong
+/// reference to an object without a side table costs a retain and a release.
+final class ContextReference {
+    weak var context: ModelContext?
+}
+
 /// The context's view of a registered model's backing data, with the model type erased:
 /// values in slots, relationships kept as faults until first read, and change tracking.
 ///
@@ -34,15 +46,24 @@ class ManagedData {
     @exclusivity(unchecked) var isInserted = false
     @exclusivity(unchecked) var isChanged = false
     @exclusivity(unchecked) var isDeleted = false
-    weak var context: ModelContext?
+    /// The context's ``ModelContext/reference``, `nil` once the model leaves the context.
+    ///
+    /// Not a weak reference to the context itself: each one took the context's side table,
+    /// about 200 instructions to form and destroy per model a context makes or registers.
+    var contextReference: ContextReference?
+
+    /// The context that tracks these values, `nil` once the model left it or it is gone.
+    var context: ModelContext? { contextReference?.context }
 
     /// The model type's layout, kept so hot paths need no type-to-layout lookup.
     let layout: ModelLayout
 
-    init(storage: SlotStorage, identifier: PersistentIdentifier?, context: ModelContext?, layout: ModelLayout) {
+    /// Takes the context's reference rather than the context: an initializer's argument is
+    /// passed retained, and a retain of the context goes through its side table.
+    init(storage: SlotStorage, identifier: PersistentIdentifier?, reference: ContextReference?, layout: ModelLayout) {
         self.storage = storage
         self.persistentModelID = identifier
-        self.context = context
+        self.contextReference = reference
         self.layout = layout
     }
 
@@ -126,7 +147,7 @@ class ManagedData {
 
     /// Leaves the context: values stay, tracking stops.
     func detach() {
-        context = nil
+        contextReference = nil
         tracking?.keepsOwnerAlive = nil
         isInserted = false
         markSaved()
@@ -167,7 +188,7 @@ class ManagedData {
             default: break  // a fault holds no model, and no fault loads without a context
             }
         }
-        context = nil
+        contextReference = nil
         tracking?.keepsOwnerAlive = nil
         tracking?.removeOriginals()
     }
@@ -209,11 +230,11 @@ final class ManagedBackingData<Model: PersistentModel>: ManagedData, BackingData
     unowned(unsafe) var owner: Model?
 
     init(for modelType: Model.Type) {
-        super.init(storage: SlotStorage([]), identifier: nil, context: nil, layout: ModelLayout.of(Model.self))
+        super.init(storage: SlotStorage([]), identifier: nil, reference: nil, layout: ModelLayout.of(Model.self))
     }
 
-    override init(storage: SlotStorage, identifier: PersistentIdentifier?, context: ModelContext?, layout: ModelLayout) {
-        super.init(storage: storage, identifier: identifier, context: context, layout: layout)
+    override init(storage: SlotStorage, identifier: PersistentIdentifier?, reference: ContextReference?, layout: ModelLayout) {
+        super.init(storage: storage, identifier: identifier, reference: reference, layout: layout)
     }
 
     override var ownerModel: (any PersistentModel)? { context == nil ? nil : owner }
@@ -258,7 +279,7 @@ extension ManagedBackingData: ModelMaking {
         -> any PersistentModel
     {
         // `self`, the metatype the call came through, rather than a metatype written here.
-        let data = self.init(storage: storage, identifier: identifier, context: context, layout: layout)
+        let data = self.init(storage: storage, identifier: identifier, reference: context.reference, layout: layout)
         // The initial values Swift assigns before the initializer's body go to the sink.
         let model: Model
         if let sink = layout.initialValueSink {
@@ -275,7 +296,7 @@ extension ManagedBackingData: ModelMaking {
     {
         // The caller opened `model` as this class's model type.
         let owner = unsafeDowncast(model as AnyObject, to: Model.self)
-        let data = self.init(storage: storage, identifier: identifier, context: context, layout: layout)
+        let data = self.init(storage: storage, identifier: identifier, reference: context.reference, layout: layout)
         data.owner = owner
         data.isInserted = true
         owner.persistentBackingData = data

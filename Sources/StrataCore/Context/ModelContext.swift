@@ -81,6 +81,8 @@ public final class ModelContext: Equatable {
     let core: ContainerCore
     private var containerLink: ContainerLink
     let inbox = ContextInbox()
+    /// How the backing data of this context's models refers to it (see ``ContextReference``).
+    let reference = ContextReference()
     var isMainContext: Bool { if case .main = containerLink { true } else { false } }
     var autosaveScheduled = false
     /// Counts changes, so autosave can tell whether more came while it waited.
@@ -132,6 +134,7 @@ public final class ModelContext: Equatable {
         self.core = core
         self.containerLink = link
         self.editingState = EditingState()
+        reference.context = self
         core.register(self)
         for store in core.stores { store.initializeState(for: editingState) }
     }
