@@ -366,43 +366,70 @@ struct SnapshotReader {
                 destinations.append(try? PersistentIdentifier.identifier(for: identifier, entityName: destination, primaryKey: 0))
             }
         }
-        // One pass: each row becomes its snapshot as it is stepped, its values appended in
-        // position order to an array reserved at the row's size. The standard library's
-        // uninitialized-capacity initializer is not inlined and looked up the array's
-        // storage class for every row; reserving is specialized (about 300 instructions less).
-        while try statement.step() {
-            visit(statement)
-            var values: [PersistentValue] = []
-            values.reserveCapacity(count)
+        // Per position, the column read into it and how, in one buffer the row loop walks
+        // in order (three arrays looked up by index cost a bounds check each per column). On
+        // the stack: a fetch of one row (a lookup) would pay more for an array than it saves.
+        try withUnsafeTemporaryAllocation(of: RowStep.self, capacity: count) { steps in
             for position in 0..<count {
-                guard let index = columnAtPosition[position] else {
-                    values.append(.null)
-                    continue
-                }
-                let column = first + 1 + Int32(index)
-                if !external[index], let value = statement.value(at: column, kind: kinds[index]) {
-                    values.append(value)
-                    continue
-                }
-                if !destinations.isEmpty, let destination = destinations[index], let value = statement.identifier(at: column, as: destination) {
-                    values.append(value)
-                    continue
-                }
-                var stored = statement.column(column)
-                if external[index] { stored = try store.resolvingExternalReference(stored) }
-                do {
-                    values.append(
-                        try SQLiteValueCodec.decode(
-                            stored, kind: kinds[index], destination: columns[index].destination,
-                            storeIdentifier: identifier, table: table.tableName, column: columns[index].name))
-                } catch SQLiteStoreError.corruptValue {
-                    throw Self.damaged(
-                        row: template.replacingPrimaryKey(statement.int64(first)), entity: table.entityName,
-                        property: columns[index].name, stored: stored, kind: kinds[index])
+                let step = steps.baseAddress! + position
+                if let index = columnAtPosition[position] {
+                    step.initialize(to: RowStep(column: first &+ 1 &+ Int32(truncatingIfNeeded: index), index: index, kind: kinds[index], isInline: !external[index]))
+                } else {
+                    step.initialize(to: RowStep(column: -1, index: 0, kind: .int, isInline: false))
                 }
             }
-            try body(DefaultSnapshot(persistentIdentifier: template.replacingPrimaryKey(statement.int64(first)), propertyNames: names, values: values))
+            // One pass: each row becomes its snapshot as it is stepped, its values appended in
+            // position order to an array reserved at the row's size. The standard library's
+            // uninitialized-capacity initializer is not inlined and looked up the array's
+            // storage class for every row; reserving is specialized (about 300 instructions less).
+            while try statement.step() {
+                visit(statement)
+                var values: [PersistentValue] = []
+                values.reserveCapacity(count)
+                for step in steps {
+                    guard step.column >= 0 else {
+                        values.append(.null)
+                        continue
+                    }
+                    if step.isInline, let value = statement.value(at: step.column, kind: step.kind) {
+                        values.append(value)
+                        continue
+                    }
+                    let index = step.index
+                    if !destinations.isEmpty, let destination = destinations[index],
+                        let value = statement.identifier(at: step.column, as: destination)
+                    {
+                        values.append(value)
+                        continue
+                    }
+                    var stored = statement.column(step.column)
+                    if !step.isInline { stored = try store.resolvingExternalReference(stored) }
+                    do {
+                        values.append(
+                            try SQLiteValueCodec.decode(
+                                stored, kind: step.kind, destination: columns[index].destination,
+                                storeIdentifier: identifier, table: table.tableName, column: columns[index].name))
+                    } catch SQLiteStoreError.corruptValue {
+                        throw Self.damaged(
+                            row: template.replacingPrimaryKey(statement.int64(first)), entity: table.entityName,
+                            property: columns[index].name, stored: stored, kind: step.kind)
+                    }
+                }
+                try body(DefaultSnapshot(persistentIdentifier: template.replacingPrimaryKey(statement.int64(first)), propertyNames: names, values: values))
+            }
         }
+    }
+
+    /// How ``forEachRow(of:first:_:_:)`` reads one position of a row.
+    private struct RowStep {
+        /// The result column, or -1 for a position the row leaves null.
+        let column: Int32
+        /// The column's index in ``columns``.
+        let index: Int
+        /// The kind of value the column holds.
+        let kind: PersistentValue.Kind
+        /// Whether the column holds the value itself, not a reference to an external file.
+        let isInline: Bool
     }
 
     /// The error for a column whose value cannot be a value of its property's kind: the
