@@ -120,12 +120,12 @@ final class SQLiteStatement {
 
     /// Column `index` (0-based) of the current row, as SQLite holds it while the row is current.
     ///
-    /// One `sqlite3_column_*` call per column: each of them looks the column up, and sets
-    /// the connection's error state after (about 35 instructions). Reading the type and then
-    /// the value through `sqlite3_value_*` costs one lookup rather than two or three. SQLite
-    /// documents the value as unprotected, which differs from a protected one only by the
-    /// connection's mutex; a connection opened `SQLITE_OPEN_NOMUTEX`, as every one here is,
-    /// has none.
+    /// The readers below take a column with this one call and read its type and value from
+    /// it with `sqlite3_value_*`. Every `sqlite3_column_*` call looks the column up and sets
+    /// the connection's error state after (about 35 instructions), and reading the type and
+    /// then the value that way took two or three of them. SQLite documents the value as
+    /// unprotected, which differs from a protected one only by the connection's mutex; a
+    /// connection opened `SQLITE_OPEN_NOMUTEX`, as every one here is, has none.
     private func cell(_ index: Int32) -> OpaquePointer? { sqlite3_column_value(handle, index) }
 
     /// The text of `cell`, a TEXT value.
