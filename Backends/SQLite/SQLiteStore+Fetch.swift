@@ -340,14 +340,13 @@ struct SnapshotReader {
         of statement: SQLiteStatement, first: Int32, _ visit: (SQLiteStatement) -> Void, _ body: (DefaultSnapshot) throws -> Void
     ) throws {
         let names = partial ? partialNames() : table.propertyNames
-        // Per column, once: where its value goes and how to decode it; the row loop then
-        // touches no strings or dictionaries. A full row puts each column at its slot.
-        // For each position in a row, the column read into it; `nil` leaves it null. A whole
-        // row's are the table's own.
+        // Per column, once: how to decode it, and per position in a row, the column read into
+        // it (`nil` leaves it null); the row loop then touches no strings or dictionaries. A
+        // whole row's are the table's own, each column at its slot.
         let kinds = partial ? columns.map(\.kind) : table.columnKinds
         let external = partial ? columns.map(\.externalStorage) : table.columnsExternallyStored
         let count = names.count
-        let columnAtPosition = partial ? partialColumnAtPosition(count: count) : table.columnAtSlot
+        let columnAtPosition = partial ? partialColumnAtPosition(names) : table.columnAtSlot
         let identifier = store.identifier
         let template = try PersistentIdentifier.identifier(for: identifier, entityName: table.entityName, primaryKey: 0)
         // For each to-one column, an identifier of its destination: a key read is then put
@@ -449,10 +448,11 @@ struct SnapshotReader {
             details: "\(row) cannot be read: \(entity).\(property) holds \(found), but is \(kind.rawValue). Fetch the row's identifiers, or the other properties through propertiesToFetch, to read past it")
     }
 
-    /// For each position of a partial row, the index in ``columns`` of the column read into it.
-    private func partialColumnAtPosition(count: Int) -> [Int?] {
-        let positions = positionsByName()
-        var columnAtPosition = [Int?](repeating: nil, count: count)
+    /// For each position of a partial row whose property names are `names` (the caller's
+    /// ``partialNames()``), the index in ``columns`` of the column read into it.
+    private func partialColumnAtPosition(_ names: [String]) -> [Int?] {
+        let positions = Self.positions(of: names)
+        var columnAtPosition = [Int?](repeating: nil, count: names.count)
         for (index, column) in columns.enumerated() {
             if let position = positions[column.name] { columnAtPosition[position] = index }
         }
@@ -460,7 +460,11 @@ struct SnapshotReader {
     }
 
     private func positionsByName() -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: partialNames().enumerated().map { ($1, $0) })
+        Self.positions(of: partialNames())
+    }
+
+    private static func positions(of names: [String]) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
     }
 
     private func partialNames() -> [String] {
