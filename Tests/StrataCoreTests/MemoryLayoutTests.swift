@@ -57,6 +57,14 @@ import Testing
         }
         #expect(Set(made).count == made.count)
         #expect(Set(made.map(\.hashValue)).count == made.count)
+        // Tables hash with their own seeds: equal identifiers agree under each, and every
+        // identifier finds its entry.
+        for seed in [1, 12_345, -7] {
+            for (a, b) in zip(made, again) { #expect(a._rawHashValue(seed: seed) == b._rawHashValue(seed: seed)) }
+            #expect(Set(made.map { $0._rawHashValue(seed: seed) }).count == made.count)
+        }
+        let positions = Dictionary(uniqueKeysWithValues: made.enumerated().map { ($1, $0) })
+        for (position, identifier) in again.enumerated() { #expect(positions[identifier] == position) }
     }
 
     /// A fetched model that is only read keeps no extras (slots kept apart, change
