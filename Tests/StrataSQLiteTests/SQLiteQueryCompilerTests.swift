@@ -37,6 +37,22 @@ private func oddSchema() -> Schema {
 @Suite struct SQLiteQueryCompilerTests {
     // MARK: Statements
 
+    @Test func keyListsAreJSONArraysOfEveryKeyInOrder() throws {
+        #expect(SQLiteQueryCompiler.jsonArray(of: []) == "[]")
+        #expect(SQLiteQueryCompiler.jsonArray(of: [0]) == "[0]")
+        // Each number of digits, both signs, and the ends of the range.
+        var keys: [Int64] = [.max, .min, -1, 9, 10, 99, 100]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            keys += [power - 1, power, -power, -(power - 1)]
+        }
+        let list = SQLiteQueryCompiler.jsonArray(of: keys)
+        #expect(list == "[" + keys.map(String.init).joined(separator: ",") + "]")
+        let decoded = try JSONDecoder().decode([Int64].self, from: Data(list.utf8))
+        #expect(decoded == keys)
+    }
+
     @Test func identifiersAreQuotedWithInnerQuotesDoubled() {
         #expect(SQLIdentifier.quote("Trip") == "\"Trip\"")
         #expect(SQLIdentifier.quote("say \"hi\"") == "\"say \"\"hi\"\"\"")
