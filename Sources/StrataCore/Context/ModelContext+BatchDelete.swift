@@ -165,7 +165,7 @@ extension ModelContext {
     /// `items` grouped by the store that holds the model each identifies, in the container's store order.
     private func groupedByStore<Item>(_ items: [Item], _ id: (Item) -> PersistentIdentifier) throws -> [(StoreBox, [Item])] {
         var groups: [String: [Item]] = [:]
-        for item in items { groups[try core.store(for: id(item).entityName).identifier, default: []].append(item) }
+        for item in items { groups[try store(for: id(item).entityName).identifier, default: []].append(item) }
         return core.stores.compactMap { store in groups[store.identifier].map { (store, $0) } }
     }
 

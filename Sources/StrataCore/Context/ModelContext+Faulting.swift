@@ -106,7 +106,7 @@ extension ModelContext {
     }
 
     private func lookupSnapshots<T: PersistentModel>(_ ids: [PersistentIdentifier], type: T.Type) throws -> [DefaultSnapshot] {
-        var plan = FetchPlan<T>.lookup(ids, store: try core.store(for: ModelLayout.of(T.self).entityName))
+        var plan = FetchPlan<T>.lookup(ids, store: try store(for: layout(of: T.self).entityName))
         let rows = try plan.rows(in: self)
         remember(rows.related)
         return rows.snapshots

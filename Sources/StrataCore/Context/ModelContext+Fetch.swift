@@ -11,8 +11,8 @@ extension ModelContext {
     ///
     /// - Throws: The store's error, or an error evaluating the predicate in memory.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
-        let layout = ModelLayout.of(T.self)
-        let store = try core.store(for: layout.entityName)
+        let layout = layout(of: T.self)
+        let store = try store(for: layout.entityName)
         // A store that tells the external change count of its fetch is not asked before it:
         // asking cost SQLite a transaction of its own on every fetch.
         let deferred = store.countsExternalChangesInFetches ? store : nil
@@ -68,8 +68,8 @@ extension ModelContext {
     ///
     /// - Throws: ``SwiftDataError/configurationSchemaNotFoundInContainerSchema`` when no store holds `T`.
     func plan<T: PersistentModel>(for descriptor: FetchDescriptor<T>) throws -> FetchPlan<T> {
-        let layout = ModelLayout.of(T.self)
-        return plan(for: descriptor, layout: layout, store: try core.store(for: layout.entityName))
+        let layout = layout(of: T.self)
+        return plan(for: descriptor, layout: layout, store: try store(for: layout.entityName))
     }
 
     /// The plan of an app's fetch of `T`, whose layout and store the caller looked up.

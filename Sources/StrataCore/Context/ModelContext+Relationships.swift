@@ -3,10 +3,6 @@ import Foundation
 // How models enter a context and how the two sides of a relationship stay in step: setting
 // one side of a relationship updates the other side on the models already loaded.
 extension ModelContext {
-    func runtime(for entityName: String) throws -> EntityRuntime {
-        try core.runtime(for: entityName)
-    }
-
     func managedAny(_ model: any PersistentModel) -> ManagedData? {
         guard let data = model.managedData, data.context === self else { return nil }
         return data
@@ -62,7 +58,7 @@ extension ModelContext {
         // A detached model's identifier is read without making one, as its getter would.
         let assigned = if let detached { detached.identifier } else { source.persistentModelID }
         let identifier = assigned ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
-        let data = layout.modelMaker.adopt(model, storage: storage, identifier: identifier, context: self, layout: layout)
+        let data = layout.modelMaker.adopt(model, storage: consume storage, identifier: identifier, context: self, layout: layout)
         registered.register(model, as: identifier)
         // Not a member: a model this context holds returned above.
         inserted.insertNew(model, data)

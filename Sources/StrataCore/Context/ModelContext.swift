@@ -95,9 +95,15 @@ public final class ModelContext: Equatable {
 
     /// The models this context registered, owned by it.
     @exclusivity(unchecked) var registered = IdentityMap()
-    /// The layout of the model type inserted last: an import inserts one type after another,
-    /// and the shared cache takes a lock.
-    private var lastLayout: (type: ObjectIdentifier, layout: ModelLayout)?
+    /// The layout of the model type inserted or fetched last: an import inserts one type
+    /// after another, and the shared cache takes a lock. Unchecked for exclusivity, as
+    /// ``registered`` is: the dynamic check cost two runtime calls per look.
+    @exclusivity(unchecked) private var lastLayout: (type: ObjectIdentifier, layout: ModelLayout)?
+    /// The store and run-time description of the entity looked up last, by name: the
+    /// container's tables hash the name at every look (about 340 instructions each), and a
+    /// fetch looks up both; the next one mostly asks for the same entity.
+    @exclusivity(unchecked) private var lastStore: (entityName: String, store: StoreBox)?
+    @exclusivity(unchecked) private var lastRuntime: (entityName: String, runtime: EntityRuntime)?
     /// Backing data that holds its owner strongly (see ``ManagedData/keepOwnerAlive()``);
     /// released with the context, which breaks that cycle.
     var ownersKeptAlive: [ManagedData] = []
@@ -146,6 +152,26 @@ public final class ModelContext: Equatable {
         let layout = ModelLayout.of(type)
         lastLayout = (key, layout)
         return layout
+    }
+
+    /// The store that holds `entityName`, through ``lastStore``.
+    ///
+    /// - Throws: As ``ContainerCore/store(for:)``.
+    func store(for entityName: String) throws -> StoreBox {
+        if let lastStore, lastStore.entityName == entityName { return lastStore.store }
+        let store = try core.store(for: entityName)
+        lastStore = (entityName, store)
+        return store
+    }
+
+    /// The run-time description of `entityName`, through ``lastRuntime``.
+    ///
+    /// - Throws: As ``ContainerCore/runtime(for:)``.
+    func runtime(for entityName: String) throws -> EntityRuntime {
+        if let lastRuntime, lastRuntime.entityName == entityName { return lastRuntime.runtime }
+        let runtime = try core.runtime(for: entityName)
+        lastRuntime = (entityName, runtime)
+        return runtime
     }
 
     deinit {
