@@ -72,8 +72,10 @@ final class EntityRuntime: @unchecked Sendable {
     /// looks up neither the model type's layout nor the backing data's generic class: a
     /// metatype of `ManagedBackingData<M>` written in generic code is looked up in the
     /// runtime's metadata cache at every use (about 330 instructions a model).
-    func makeModel(_ storage: SlotStorage, _ id: PersistentIdentifier, _ context: ModelContext) -> any PersistentModel {
-        layout.modelMaker.makeModel(storage: storage, identifier: id, context: context, layout: layout)
+    ///
+    /// `storage` and `id` are taken over, as ``ModelMaking/makeModel(storage:identifier:context:layout:)`` takes them.
+    func makeModel(_ storage: consuming SlotStorage, _ id: consuming PersistentIdentifier, _ context: ModelContext) -> any PersistentModel {
+        layout.modelMaker.makeModel(storage: consume storage, identifier: consume id, context: context, layout: layout)
     }
 
     /// Whether the model's snapshots differ from the store entity's: it belongs to a hierarchy.
