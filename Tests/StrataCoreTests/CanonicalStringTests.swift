@@ -39,13 +39,16 @@ import Testing
     }
 
     /// Strings of eight bytes or more that first differ within their first eight: the
-    /// bytes decide there only when no combining mark follows either differing byte.
+    /// bytes decide there only when no combining mark follows either differing byte, also
+    /// where the eighth byte differs and the string ends there or goes on.
     @Test func theFirstWordDecidesOnlyBeforeNoCombiningMark() {
         let ends = ["", "x", "\u{301}", "\u{308}z", "\u{E9}", "\u{FB01}", "\u{1F44D}"]
         var strings: [String] = []
         for head in ["abc", "abcdef", "abcdefg"] {
             for differing in ["a", "b", "e", "A"] {
                 for end in ends { strings.append(head + differing + end + "tail") }
+                strings.append(head + differing)
+                for end in ends { strings.append(head + differing + end) }
             }
         }
         for a in strings {

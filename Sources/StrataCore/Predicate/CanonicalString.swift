@@ -30,7 +30,36 @@ public enum CanonicalString {
     /// scalar or by the end. Those scalars never decompose or combine with a neighbour, so
     /// the NFC forms share everything before them and differ there first, and UTF-8 orders
     /// as the scalars it encodes. Otherwise both sides are normalised.
+    ///
+    /// Inlinable, for the collation callback an index search calls at every step: most keys
+    /// it compares differ in their first eight bytes, between ASCII letters, and that case is
+    /// decided here from one word of each (about 30 instructions rather than 90 with the call).
+    @inlinable
     public static func compare(utf8 lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int32 {
+        if lhs.count >= 8 && rhs.count >= 8 {
+            let x = UInt64(littleEndian: lhs.baseAddress.unsafelyUnwrapped.loadUnaligned(as: UInt64.self))
+            let y = UInt64(littleEndian: rhs.baseAddress.unsafelyUnwrapped.loadUnaligned(as: UInt64.self))
+            if x != y {
+                // The lowest differing bit of the little-endian words lies in the first differing byte.
+                let shift = UInt64((x ^ y).trailingZeroBitCount & ~7)
+                let p = UInt8(truncatingIfNeeded: x &>> shift), q = UInt8(truncatingIfNeeded: y &>> shift)
+                // Two ASCII bytes, each followed by a byte that cannot begin a combining mark
+                // (in the word, or the ninth byte after the eighth), decide as below.
+                if p | q < 0x80 {
+                    let followed =
+                        shift < 56
+                        ? UInt8(truncatingIfNeeded: x &>> (shift &+ 8)) < 0xCC && UInt8(truncatingIfNeeded: y &>> (shift &+ 8)) < 0xCC
+                        : (lhs.count == 8 || lhs[8] < 0xCC) && (rhs.count == 8 || rhs[8] < 0xCC)
+                    if followed { return p < q ? -1 : 1 }
+                }
+            }
+        }
+        return compareWhole(utf8: lhs, rhs)
+    }
+
+    /// ``compare(utf8:_:)`` for any two buffers.
+    @usableFromInline
+    static func compareWhole(utf8 lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int32 {
         let common = min(lhs.count, rhs.count)
         var offset = 0
         if common > 0 {
