@@ -16,7 +16,11 @@ extension ModelContext {
     }
 
     private func adoptOpened<M: PersistentModel>(_ model: M, collecting added: inout [any PersistentModel]) {
-        if let data = model.managedData {
+        // The backing data read once, and its class tested once for each kind: reading it
+        // again (through `managedData`) called the model's getter and cast it a second time.
+        let source = model.persistentBackingData
+        let object = source as AnyObject
+        if let data = object as? ManagedData {
             if data.context === self {
                 if data.isDeleted {
                     data.isDeleted = false
@@ -26,8 +30,7 @@ extension ModelContext {
             }
             if data.context != nil { return }
         }
-        let source = model.persistentBackingData
-        let detached = (source as AnyObject) as? DetachedData
+        let detached = object as? DetachedData
         let layout = layout(of: M.self)
         let count = layout.propertyNames.count
         var storage: SlotStorage
