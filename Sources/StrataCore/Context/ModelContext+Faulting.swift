@@ -35,9 +35,9 @@ extension ModelContext {
             data[slot: slot] = .loaded(.toOne(model))
             return .toOne(model)
         case .toManyFault(let ids):
-            let models = try existingModels(for: ids)
             guard let type = data.layout.collectionTypes[slot] else { return .unset }
-            let value = BackingValue.toMany(RelationshipEditing.make(type, models))
+            let collection = try RelationshipEditing.make(type, registeredAs: ids, in: self) ?? RelationshipEditing.make(type, existingModels(for: ids))
+            let value = BackingValue.toMany(collection)
             data[slot: slot] = .loaded(value)
             return value
         case .unloaded:
