@@ -13,6 +13,8 @@ final class StreamControls: Sendable {
         var refusesFilters = false
         /// The row (counted from 0) whose `startDate` the store hands over as a string.
         var damagedRow: Int?
+        /// The property and value the store hands over in place of the stored one, in ``damagedRow``.
+        var damage: (property: String, value: PersistentValue) = ("startDate", .string("not a date"))
         /// Called after the core took each row.
         var afterEachRow: (@Sendable (PersistentIdentifier) -> Void)?
     }
@@ -51,16 +53,16 @@ final class StreamingStore: DataStoreStreaming, @unchecked Sendable {
     func fetch<T: PersistentModel>(
         _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
     ) throws -> [PersistentIdentifier: DefaultSnapshot] {
-        let (refuses, damagedRow, hook) = configuration.controls.state.withLock { state in
+        let (refuses, damagedRow, damage, hook) = configuration.controls.state.withLock { state in
             state.streamedFetches += 1
-            return (state.refusesFilters, state.damagedRow, state.afterEachRow)
+            return (state.refusesFilters, state.damagedRow, state.damage, state.afterEachRow)
         }
         if refuses, try request.filter != nil { throw DataStoreError.preferInMemoryFilter }
         let result = try inner.fetch(request)
         for (row, snapshot) in result.fetchedSnapshots.enumerated() {
             var snapshot = snapshot
-            if row == damagedRow, let slot = snapshot.propertyNames.firstIndex(of: "startDate") {
-                snapshot[index: slot] = .string("not a date")
+            if row == damagedRow, let slot = snapshot.propertyNames.firstIndex(of: damage.property) {
+                snapshot[index: slot] = damage.value
             }
             try body(snapshot)
             configuration.controls.state.withLock { $0.handedOver += 1 }
@@ -136,5 +138,32 @@ final class StreamingStore: DataStoreStreaming, @unchecked Sendable {
         // Without the damage the same context fetches every trip.
         controls.state.withLock { $0.damagedRow = nil }
         #expect(try context.fetch(FetchDescriptor<Trip>()).count == 4)
+    }
+
+    /// A relationship's value is kept as the store sent it only in the shape of its fault:
+    /// an identifier for a to-one, a list of them for a to-many. Anything else is refused
+    /// with a typed error naming the relationship, however the rest of the row fits.
+    @Test func aRelationshipValueOfTheWrongShapeFailsTheFetch() throws {
+        let controls = StreamControls()
+        let container = try container(controls, names: ["Lakes", "Alps"])
+        let lodging = try PersistentIdentifier.identifier(for: "streamed", entityName: "LivingAccommodation", primaryKey: Int64(1))
+        let damages: [(String, PersistentValue)] = [
+            ("bucketList", .identifier(lodging)), ("livingAccommodation", .identifiers([lodging])), ("bucketList", .int(3)),
+            ("livingAccommodation", .string("lodge")),
+        ]
+        for (property, value) in damages {
+            controls.state.withLock { state in
+                state.damagedRow = 0
+                state.damage = (property, value)
+            }
+            let error = #expect(throws: SwiftDataError.self, "\(property) = \(value)") {
+                _ = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+            }
+            #expect(error == SwiftDataError.modelValidationFailure)
+            #expect(error?.details.contains("Trip.\(property)") == true, "\(error?.details ?? "no error")")
+        }
+        // The same values in their own shapes make models.
+        controls.state.withLock { $0.damage = ("bucketList", .identifiers([])) }
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.bucketList.count) == [0, 0])
     }
 }

@@ -57,10 +57,14 @@ final class EntityRuntime: @unchecked Sendable {
     let storageTemplate: [PersistentValue]
     /// Slots by property name.
     let slotByName: [String: Int]
-    /// For each slot of an attribute stored as it is read (no value transformer, and every
-    /// value of its kind readable as its type), its kind; `nil` for relationships, transformable
-    /// attributes and attributes with a ``StoredValueCheck``. Materialising reads this rather
-    /// than ``attributeBySlot``, whose strings would be retained and released per value.
+    /// For each slot, the kind of value a model keeps as the store returned it: an attribute
+    /// stored as it is read (no value transformer, and every value of its kind readable as
+    /// its type) its kind, and a relationship the kind of its fault (``PersistentValue/identifier(_:)``
+    /// for a to-one, ``PersistentValue/identifiers(_:)`` for a to-many, which no attribute
+    /// holds); `nil` for transformable attributes and attributes with a ``StoredValueCheck``.
+    /// Materialising reads this rather than ``attributeBySlot``, whose strings would be
+    /// retained and released per value, and a row whose every value fits is taken whole:
+    /// with relationships left out, a model that has any went slot by slot.
     let plainKinds: [PersistentValue.Kind?]
     /// For each slot, whether the property is an optional attribute.
     let optionalAttributeSlots: [Bool]
@@ -131,7 +135,10 @@ final class EntityRuntime: @unchecked Sendable {
             }
         }
         self.attributes = attributes
-        plainKinds = attributeBySlot.map { attribute in attribute.flatMap { $0.transformerName == nil && $0.check == nil ? $0.kind : nil } }
+        plainKinds = zip(attributeBySlot, relationshipBySlot).map { attribute, relationship in
+            if let relationship { return relationship.isToOne ? .identifier : .identifiers }
+            return attribute.flatMap { $0.transformerName == nil && $0.check == nil ? $0.kind : nil }
+        }
         optionalAttributeSlots = attributeBySlot.map { $0?.isOptional ?? false }
         self.relationships = relationships
         self.relationshipBySlot = relationshipBySlot

@@ -279,13 +279,14 @@ extension ModelContext {
         }
         let kinds = runtime.plainKinds
         let optional = runtime.optionalAttributeSlots
-        /// Whether a value of `valueKind` in `slot` is an attribute the store returned in its own kind.
+        /// Whether a value of `valueKind` in `slot` is kept as the store returned it: an
+        /// attribute in its own kind, or a relationship's fault (see ``EntityRuntime/plainKinds``).
         func fitsAsIs(_ valueKind: PersistentValue.Kind?, at slot: Int) -> Bool {
             guard let kind = kinds[slot] else { return false }
             return valueKind == kind || (valueKind == nil && optional[slot])
         }
-        // The common row: every slot such an attribute. Checked on the snapshot's values in
-        // place, before the loop below copies each one out.
+        // The common row: every slot such a value. Checked on the snapshot's values in place,
+        // before the loop below copies each one out.
         if aligned, values.count == count {
             let everyValueFits = values.withUnsafeBufferPointer { buffer in
                 (0..<count).allSatisfy { fitsAsIs(buffer[$0].kind, at: $0) }
