@@ -48,7 +48,10 @@ final class SQLiteConnection {
 
     /// The store's external change count its writer gave after a read of this connection
     /// that saw `dataVersion` (see `SQLiteStore.externalChangeCount(asOfLastReadOn:)`).
-    var knownExternalChangeCount: (dataVersion: UInt32, count: Int64)?
+    ///
+    /// Unchecked for exclusivity: one thread at a time uses a connection (the store's pool
+    /// hands it out), and the dynamic check cost two runtime calls per fetch.
+    @exclusivity(unchecked) var knownExternalChangeCount: (dataVersion: UInt32, count: Int64)?
 
     deinit {
         lastCached = nil

@@ -7,7 +7,9 @@ import Foundation
 /// pthread mutex under `NSLock` is one ThreadSanitizer understands, so its reports stay real.
 package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
-    private var guarded: Value
+    /// Unchecked for exclusivity: the lock gives each `withLock` sole access already, and the
+    /// dynamic check cost two runtime calls (about 115 instructions) per call.
+    @exclusivity(unchecked) private var guarded: Value
 
     package init(_ value: Value) {
         self.guarded = value
