@@ -191,7 +191,7 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
     public let id: ID
 
     /// The hash a `Dictionary` or `Set` with `seed` files this identifier under: its
-    /// ``ID``'s (see ``ID/_rawHashValue(seed:)``), which the synthesized conformance would
+    /// ``ID``'s (see `ID._rawHashValue(seed:)`), which the synthesized conformance would
     /// reach only through a `Hasher`.
     public func _rawHashValue(seed: Int) -> Int {
         id._rawHashValue(seed: seed)
