@@ -68,10 +68,9 @@ public final class ModelContext: Equatable {
         // and the dynamic check cost two runtime calls (about 80 instructions) each time.
         willSet { if newValue !== undoManager { closeUndoEventGroup() } }
     }
+    // Unchecked for exclusivity, as `registered` is: every fetch reads it, and only `author`
+    // changes it.
     /// The context's identity and author, as stores see them.
-    ///
-    /// Unchecked for exclusivity, as ``registered`` is: every fetch reads it, and only
-    /// ``author`` changes it.
     @exclusivity(unchecked) public private(set) var editingState: EditingState
 
     /// The author recorded with this context's saves.
@@ -120,7 +119,7 @@ public final class ModelContext: Equatable {
     /// does, a save need not look for changes that would overwrite one (see
     /// ``ManagedData/failedFaultSlots``).
     var mayHoldFailedFaults = false
-    // Unchecked for exclusivity, as ``registered`` is: every fetch reads both, and the
+    // Unchecked for exclusivity, as `registered` is: every fetch reads both, and the
     // dynamic check cost two runtime calls (about 115 instructions) each time.
     /// Deletes by predicate that run in the store at the next save.
     @exclusivity(unchecked) var pendingBatchDeletes: [PendingBatchDelete] = []

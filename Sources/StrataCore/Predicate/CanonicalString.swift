@@ -33,7 +33,7 @@ public enum CanonicalString {
     ///
     /// Inlined into the collation callback an index search calls at every step: most keys it
     /// compares differ in their first eight bytes, between ASCII letters, and that case is
-    /// decided first, from one word of each; the rest goes through ``compareWhole(utf8:_:)``.
+    /// decided first, from one word of each; the rest goes through the whole comparison.
     @inlinable @inline(__always)
     public static func compare(utf8 lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int32 {
         if lhs.count >= 8 && rhs.count >= 8 {
