@@ -230,25 +230,39 @@ enum RelationshipEditing {
         elements.reserveCapacity(ids.count)
         for id in ids {
             guard let model = context.registered[id] else { return nil }
-            if Swift.type(of: model) == elementType || model is C.PersistentElement { elements.append(model as AnyObject) }
+            append(model, ifAnElementOf: type, elementType, to: &elements)
         }
-        return C(_persistentModels: unsafeBitCast(elements, to: [C.PersistentElement].self))
+        return collection(type, of: elements)
     }
 
     private static func makeTyped<C: RelationshipCollection>(_ type: C.Type, _ models: [any PersistentModel]) -> any RelationshipCollection {
-        // This runs unspecialized, where building an array of the element type asked the
-        // runtime for its metadata and went through unspecialized `reserveCapacity` and
-        // `append` (about 1,000 instructions a collection). The models go into an array of
-        // objects, in code specialized for it, read as an array of the element class:
-        // arrays of class references share one representation (as `asAnyKeyPaths` relies on).
-        // A model of exactly the element class (the usual case) needs no dynamic cast.
         let elementType = C.PersistentElement.self
         var elements: [AnyObject] = []
         elements.reserveCapacity(models.count)
-        for model in models where Swift.type(of: model) == elementType || model is C.PersistentElement {
-            elements.append(model as AnyObject)
-        }
-        return C(_persistentModels: unsafeBitCast(elements, to: [C.PersistentElement].self))
+        for model in models { append(model, ifAnElementOf: type, elementType, to: &elements) }
+        return collection(type, of: elements)
+    }
+
+    /// Appends `model` to `elements` when it is of the element class of `type`, which the
+    /// caller looked up once as `elementType`; a model of exactly that class (the usual case)
+    /// needs no dynamic cast.
+    @inline(__always)
+    private static func append<C: RelationshipCollection>(
+        _ model: any PersistentModel, ifAnElementOf type: C.Type, _ elementType: C.PersistentElement.Type, to elements: inout [AnyObject]
+    ) {
+        if Swift.type(of: model) == elementType || model is C.PersistentElement { elements.append(model as AnyObject) }
+    }
+
+    /// A collection of `type` holding `elements`, objects of its element class.
+    ///
+    /// The makers run unspecialized, where building an array of the element type asked the
+    /// runtime for its metadata and went through unspecialized `reserveCapacity` and
+    /// `append` (about 1,000 instructions a collection). The models go into an array of
+    /// objects, in code specialized for it, read here as an array of the element class:
+    /// arrays of class references share one representation (as `asAnyKeyPaths` relies on).
+    @inline(__always)
+    private static func collection<C: RelationshipCollection>(_ type: C.Type, of elements: [AnyObject]) -> C {
+        C(_persistentModels: unsafeBitCast(elements, to: [C.PersistentElement].self))
     }
 
     static func appending(_ model: any PersistentModel, to collection: any RelationshipCollection) -> any RelationshipCollection {
