@@ -297,7 +297,9 @@ extension ModelContext {
             let value: PersistentValue? =
                 aligned ? values[slot]
                 : stored ? snapshot.values[runtime.storageIndexBySlot[slot]] : snapshot[runtime.propertyNames[slot]]
-            // The common case first: an attribute the store returned in its own kind.
+            // The common case first: an attribute the store returned in its own kind, or a
+            // relationship's fault, which stays in the values as the store sent it (see
+            // `SlotStorage`) and loads when first read.
             if let value, fitsAsIs(value.kind, at: slot) {
                 keep(value)
                 continue
@@ -324,12 +326,9 @@ extension ModelContext {
                     set(made, at: slot)
                 }
             } else if let relationship = runtime.relationshipBySlot[slot] {
-                // A relationship stays a fault in the values as the store sent it (see
-                // `SlotStorage`), and loads when first read.
+                // A fault of the relationship's shape was kept above; a null is an empty one.
                 switch value {
                 case .null: set(relationship.isToOne ? .loaded(.toOne(nil)) : .toManyFault([]), at: slot)
-                case .identifier where relationship.isToOne, .identifiers where !relationship.isToOne:
-                    keep(value)
                 default:
                     throw SwiftDataError.modelValidationFailure.with(
                         details: "the store returned \(value.kind.map { "a \($0.rawValue)" } ?? "nil") for the relationship \(runtime.entity.name).\(name)")
