@@ -53,9 +53,9 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         /// separately took three (about 70 instructions more per hash). Identifiers of one
         /// scope with different keys, or of one key in different scopes, still differ in it.
         public func hash(into hasher: inout Hasher) {
-            switch primaryKey {
-            case .int, .temporary: hasher.combine(word)
-            case .uuid, .string:
+            if let word {
+                hasher.combine(word)
+            } else {
                 hasher.combine(primaryKey)
                 hasher.combine(UInt(bitPattern: scopeAddress))
             }
@@ -69,24 +69,21 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
         /// word (the same SipHash, with the table's seed) is about 100. A prefetch files each
         /// related row under its identifier and then looks it up.
         public func _rawHashValue(seed: Int) -> Int {
-            switch primaryKey {
-            case .int, .temporary:
-                return Int(truncatingIfNeeded: word)._rawHashValue(seed: seed)
-            case .uuid, .string:
-                // Through a `Hasher`, not `hashValue`: that is this function with a seed of zero.
-                var hasher = Hasher()
-                hash(into: &hasher)
-                return hasher.finalize()._rawHashValue(seed: seed)
-            }
+            if let word { return Int(truncatingIfNeeded: word)._rawHashValue(seed: seed) }
+            // Through a `Hasher`, not `hashValue`: that is this function with a seed of zero.
+            var hasher = Hasher()
+            hash(into: &hasher)
+            return hasher.finalize()._rawHashValue(seed: seed)
         }
 
-        /// The key and the scope's identity in one word, for an integer or temporary key.
-        private var word: UInt64 {
+        /// The key and the scope's identity in one word, for an integer or temporary key;
+        /// `nil` for a UUID or string key, which does not fit in one.
+        private var word: UInt64? {
             let scope = UInt64(UInt(bitPattern: scopeAddress))
             return switch primaryKey {
             case .int(let key): UInt64(bitPattern: key) ^ (scope &* 0x9E37_79B9_7F4A_7C15)
             case .temporary(let key): key ^ ((scope &+ 1) &* 0x9E37_79B9_7F4A_7C15)
-            case .uuid, .string: 0
+            case .uuid, .string: nil
             }
         }
 
