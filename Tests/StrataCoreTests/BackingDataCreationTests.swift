@@ -64,11 +64,15 @@ import Testing
     @Test func initialValuesReadBackAndSave() throws {
         let stamp = Stamp()
         #expect(stamp.label == "none" && stamp.count == 3)
-        #expect(stamp.persistentBackingData is DetachedBackingData<Stamp>)
+        let made = try #require(stamp.persistentBackingData as? ManagedBackingData<Stamp>)
+        #expect(made.isUnadopted && made.context == nil)
         stamp.count = 4
         let container = try ModelContainer(for: Stamp.self, configurations: MemoryStoreConfiguration(name: "stamps"))
         let context = ModelContext(container)
         context.insert(stamp)
+        // The insert took over the values made for the new model, in place.
+        #expect(stamp.persistentBackingData === made)
+        #expect(!made.isUnadopted && made.context === context && made.isInserted)
         try context.save()
         let fetched = try #require(try ModelContext(container).fetch(FetchDescriptor<Stamp>()).first)
         #expect(fetched.label == "none" && fetched.count == 4)
@@ -109,7 +113,7 @@ import Testing
         #expect(Crate.stamps.count == 1)
         for stamp in Crate.stamps {
             #expect(stamp.label == "none" && stamp.count == 4)
-            #expect(stamp.persistentBackingData is DetachedBackingData<Stamp>)
+            #expect((stamp.persistentBackingData as? ManagedBackingData<Stamp>)?.isUnadopted == true)
         }
     }
 
@@ -129,7 +133,7 @@ import Testing
     /// (a copy per model). The array may round its capacity up to what the allocator gave.
     @Test func detachedValuesHaveRoomForTheModelsSlots() throws {
         func capacity<M: PersistentModel>(_ model: M) throws -> Int {
-            try #require(model.persistentBackingData as? DetachedBackingData<M>).storage.values.capacity
+            try #require(model.persistentBackingData as? ManagedBackingData<M>).storage.values.capacity
         }
         let stamp = Stamp()
         #expect((2..<8).contains(try capacity(stamp)))
@@ -146,7 +150,7 @@ import Testing
     /// A backing data set from outside before any use is the one the model keeps.
     @Test func aBackingDataSetBeforeUseIsKept() {
         let marker = Marker()
-        let data = DetachedBackingData<Marker>(for: Marker.self)
+        let data = ManagedBackingData<Marker>(for: Marker.self)
         marker.persistentBackingData = data
         marker.note = "set"
         #expect(marker.persistentBackingData === data)

@@ -56,26 +56,42 @@ import Testing
         #expect(stored.insured)
     }
 
-    /// Values still kept aside when an insert takes the storage land in their slots, and
-    /// the slots never written read as unset.
-    @Test func takenStorageHoldsValuesWrittenAheadAndUnsetGaps() {
-        let data = DetachedBackingData(for: Parcel.self)
+    /// A value written past the end reads back at once, the slots before it read as unset
+    /// until they are written, and the slots written later land in place.
+    @Test func valuesWrittenAheadReadBackAndTheGapsReadUnset() {
+        let data = ManagedBackingData(for: Parcel.self)
         data.setValue(.attribute(.string("late")), at: 3)
         data.setValue(.attribute(.string("first")), at: 0)
         data.setValue(.attribute(.int(9)), at: 5)
         #expect(data.slotCount == 6)
-        #expect(data.setSlots.map(\.0) == [0, 3, 5])
-        let storage = data.takeStorage()
-        #expect(storage.count == 6)
-        #expect(storage.loadedValue(at: 0)?.attribute == .string("first"))
-        #expect(storage.loadedValue(at: 3)?.attribute == .string("late"))
-        #expect(storage.loadedValue(at: 5)?.attribute == .int(9))
-        for gap in [1, 2, 4] {
-            guard case .unset? = storage.loadedValue(at: gap) else {
-                Issue.record("slot \(gap) reads \(String(describing: storage.loadedValue(at: gap)))")
+        #expect(data.value(at: 0).attribute == .string("first"))
+        #expect(data.value(at: 3).attribute == .string("late"))
+        #expect(data.value(at: 5).attribute == .int(9))
+        for gap in [1, 2, 4, 6] {
+            guard case .unset = data.value(at: gap) else {
+                Issue.record("slot \(gap) reads \(data.value(at: gap))")
                 continue
             }
         }
-        #expect(data.slotCount == 0)
+        data.setValue(.attribute(.int(1)), at: 1)
+        #expect(data.value(at: 1).attribute == .int(1))
+        #expect(data.value(at: 3).attribute == .string("late"))
+    }
+
+    /// The insert of a model whose initial values were written ahead of the slots before
+    /// them takes its backing data over in place and, every slot written by then, keeps
+    /// only plain values: nothing kept apart is left for reads and saves to look at.
+    @Test func anInsertTakesTheValuesOverInPlaceAndKeepsThemPlain() throws {
+        let parcel = Parcel(sender: "Cy", weight: 2)
+        let made = try #require(parcel.persistentBackingData as? ManagedBackingData<Parcel>)
+        #expect(made.isUnadopted)
+        let container = try ModelContainer(for: Parcel.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        context.insert(parcel)
+        #expect(parcel.persistentBackingData === made)
+        #expect(!made.isUnadopted && made.isInserted && made.context === context)
+        #expect(made.storage.others == nil)
+        #expect(parcel.sender == "Cy" && parcel.weight == 2 && parcel.note == "fragile" && parcel.labels == ["express"] && !parcel.insured)
+        #expect(context.insertedModelsArray.count == 1)
     }
 }

@@ -21,13 +21,19 @@ final class ContextReference {
     weak var context: ModelContext?
 }
 
-/// The context's view of a registered model's backing data, with the model type erased:
-/// values in slots, relationships kept as faults until first read, and change tracking.
+/// The context's view of a model's backing data, with the model type erased: values in
+/// slots, relationships kept as faults until first read, and change tracking.
+///
+/// A new model's backing data is one of these from the start, with no context
+/// (``isUnadopted``): the context that inserts the model takes it over in place, where a
+/// separate detached backing data cost an insert a second object, the first one's free and
+/// the move of its values (about 650 instructions a model, issue I).
 ///
 /// A class rather than a protocol so that finding it behind a model's `any BackingData` is a
 /// class cast, a walk up the superclass chain. A cast to a protocol looked the conformance up
 /// in the runtime's cache, about 320 instructions, and the context does it several times for
 /// every model it inserts or saves.
+@usableFromInline
 class ManagedData {
     /// The model's slots.
     ///
@@ -37,7 +43,7 @@ class ManagedData {
     @exclusivity(unchecked) var storage: SlotStorage
     /// The model's identifier, temporary until its first save; unchecked for exclusivity, as
     /// ``storage`` is.
-    @exclusivity(unchecked) var persistentModelID: PersistentIdentifier?
+    @exclusivity(unchecked) var identifier: PersistentIdentifier?
     // Whether the next save inserts, updates or deletes the model; unchecked for
     // exclusivity, as `storage` is. Declared right after the identifier, whose 25 bytes
     // leave room for them before the next 8-byte field: with the change tracking kept in
@@ -45,7 +51,11 @@ class ManagedData {
     // a 96-byte allocation (it was 104, in 112).
     @exclusivity(unchecked) var isInserted = false
     @exclusivity(unchecked) var isChanged = false
-    @exclusivity(unchecked) var isDeleted = false
+    @usableFromInline @exclusivity(unchecked) var isDeleted = false
+    /// Whether these values belong to a new model that no context took yet: they were made
+    /// for it, and the first context to insert it adopts them in place. Fits beside the
+    /// three flags above, so the object does not grow.
+    @exclusivity(unchecked) var isUnadopted = false
     /// The context's ``ModelContext/reference``, `nil` once the model leaves the context.
     ///
     /// Not a weak reference to the context itself: each one took the context's side table,
@@ -66,18 +76,22 @@ class ManagedData {
     /// passed retained, and a retain of the context goes through its side table.
     init(storage: SlotStorage, identifier: PersistentIdentifier?, reference: ContextReference?, layout: ModelLayout) {
         self.storage = storage
-        self.persistentModelID = identifier
+        self.identifier = identifier
         self.contextReference = reference
         self.layout = layout
     }
 
+    /// Backing data for a new model, with room for `capacity` values.
+    init(unadoptedWithCapacity capacity: Int, layout: ModelLayout) {
+        self.storage = SlotStorage(capacity: capacity)
+        self.identifier = nil
+        self.contextReference = nil
+        self.layout = layout
+        self.isUnadopted = true
+    }
+
     /// The entity's name.
     var entityName: String { layout.entityName }
-
-    var identifier: PersistentIdentifier? {
-        get { persistentModelID }
-        set { persistentModelID = newValue }
-    }
 
     /// The model these values belong to, while a context tracks them.
     var ownerModel: (any PersistentModel)? { nil }
@@ -203,6 +217,37 @@ class ManagedData {
         collection._persistentModels.map { $0.persistentModelID }
     }
 
+    /// The slots a new model's first write makes room for when its number is not known.
+    private static var initialCapacity: Int { 8 }
+
+    /// Writes `value` to `slot` of a model no context tracks: in place, or at the end, so
+    /// that an initializer setting every property in order leaves only plain values. A write
+    /// past the end (an initial value Swift assigns before the initializer's body, for a
+    /// property declared after one without) leaves the slots between unset, kept apart
+    /// until they are written (``SlotStorage/dropPlainOthers()``).
+    final func writeUntracked(_ value: BackingValue, at slot: Int) {
+        if slot < storage.count {
+            storage[slot] = .loaded(value)
+        } else if slot == storage.count {
+            if storage.capacity == 0 { storage.reserveCapacity(Swift.max(slot + 1, Self.initialCapacity)) }
+            storage.append(loaded: value)
+        } else {
+            storage.extend(through: slot)
+            storage[slot] = .loaded(value)
+        }
+    }
+
+    /// Takes these values into `context` for the model's insert, as `identifier`: the
+    /// caller checked they are unadopted and laid out for the model's class.
+    final func adopt(into context: ModelContext, as identifier: PersistentIdentifier, slotCount: Int) {
+        if storage.count < slotCount { storage.extend(through: slotCount - 1) }
+        storage.dropPlainOthers()
+        self.identifier = identifier
+        contextReference = context.reference
+        isUnadopted = false
+        isInserted = true
+    }
+
     /// Forgets the change tracking of the last save or fetch.
     func markSaved() {
         isChanged = false
@@ -223,6 +268,7 @@ class ManagedData {
 /// The context is held weakly: a context owns what it registered, not the other way round.
 /// Once the context is gone, loaded values still read; a relationship that was not loaded
 /// reads as `nil` or empty (see "Ownership" in the architecture article).
+@usableFromInline
 final class ManagedBackingData<Model: PersistentModel>: ManagedData, BackingData {
     /// The model whose values these are, read only while a context tracks them.
     ///
@@ -233,8 +279,16 @@ final class ManagedBackingData<Model: PersistentModel>: ManagedData, BackingData
     /// and ``ManagedData/detach()`` end tracking before an owner could go.
     unowned(unsafe) var owner: Model?
 
+    /// Backing data for a new model that no context tracks yet.
+    @usableFromInline
     init(for modelType: Model.Type) {
-        super.init(storage: SlotStorage([]), identifier: nil, reference: nil, layout: ModelLayout.of(Model.self))
+        super.init(unadoptedWithCapacity: 0, layout: ModelLayout.of(Model.self))
+    }
+
+    /// Backing data for a new model, with room for its `slotCount` values.
+    @usableFromInline
+    init(for modelType: Model.Type, slotCount: Int) {
+        super.init(unadoptedWithCapacity: slotCount, layout: ModelLayout.of(Model.self))
     }
 
     override init(storage: SlotStorage, identifier: PersistentIdentifier?, reference: ContextReference?, layout: ModelLayout) {
@@ -243,10 +297,27 @@ final class ManagedBackingData<Model: PersistentModel>: ManagedData, BackingData
 
     override var ownerModel: (any PersistentModel)? { context == nil ? nil : owner }
 
-    var metadata: Any { persistentModelID?.storeIdentifier as Any }
+    /// The model's identifier. A new model that no context took yet is given a temporary
+    /// one when first asked, which its insert keeps.
+    @usableFromInline
+    var persistentModelID: PersistentIdentifier? {
+        get {
+            if let identifier { return identifier }
+            guard isUnadopted else { return nil }
+            let temporary = PersistentIdentifier.temporary(in: layout.temporaryScope)
+            identifier = temporary
+            return temporary
+        }
+        set { identifier = newValue }
+    }
 
+    @usableFromInline
+    var metadata: Any { identifier?.storeIdentifier as Any }
+
+    @usableFromInline
     var hasChanges: Bool { isInserted || isChanged || isDeleted }
 
+    @usableFromInline
     func value(at slot: Int) -> BackingValue {
         guard slot < storage.count else { return .unset }
         if let value = storage.loadedValue(at: slot) { return value }
@@ -254,12 +325,26 @@ final class ManagedBackingData<Model: PersistentModel>: ManagedData, BackingData
         return context.resolveFault(of: self, at: slot)
     }
 
+    @usableFromInline
     func setValue(_ value: BackingValue, at slot: Int) {
-        if slot >= storage.count { storage.extend(through: slot) }
-        guard let context, let owner else {
-            storage[slot] = .loaded(value)
+        // A new model's initializer writes every property here before any context tracks
+        // it: kept to a test and a call, without the tracked write's frame.
+        guard contextReference != nil else {
+            writeUntracked(value, at: slot)
             return
         }
+        writeTracked(value, at: slot)
+    }
+
+    /// ``setValue(_:at:)`` of a model a context took: the change is recorded and the
+    /// context told, while the context lives.
+    @inline(never)
+    private func writeTracked(_ value: BackingValue, at slot: Int) {
+        guard let context, let owner else {
+            writeUntracked(value, at: slot)
+            return
+        }
+        if slot >= storage.count { storage.extend(through: slot) }
         let old = storage[slot]
         recordChange(at: slot)
         storage[slot] = .loaded(value)
@@ -281,6 +366,10 @@ protocol ModelMaking: AnyObject {
         _ model: any PersistentModel, storage: consuming SlotStorage, identifier: consuming PersistentIdentifier, context: ModelContext,
         layout: ModelLayout
     ) -> ManagedData
+    /// Makes `model`, a new model of this class's model type, inserted in `context` as
+    /// `identifier`, taking over `data`, the unadopted backing data it holds (see
+    /// ``ManagedData/isUnadopted``), laid out for this class.
+    static func adopt(_ model: any PersistentModel, holding data: ManagedData, as identifier: PersistentIdentifier, context: ModelContext)
 }
 
 extension ManagedBackingData: ModelMaking {
@@ -311,6 +400,14 @@ extension ManagedBackingData: ModelMaking {
         data.isInserted = true
         owner.persistentBackingData = data
         return data
+    }
+
+    static func adopt(_ model: any PersistentModel, holding data: ManagedData, as identifier: PersistentIdentifier, context: ModelContext) {
+        // The caller opened `model` as this class's model type, and found `data` behind it
+        // with this class's layout, which only this class's backing data is made with.
+        let data = unsafeDowncast(data, to: self)
+        data.adopt(into: context, as: identifier, slotCount: data.layout.propertyNames.count)
+        data.owner = unsafeDowncast(model as AnyObject, to: Model.self)
     }
 }
 
@@ -361,4 +458,9 @@ final class ManagedExtras {
     /// unique constraint merged into a stored model), so the owner outlives every model
     /// that writes through the data. Released with the context.
     var keepsOwnerAlive: AnyObject?
+
+    /// Whether nothing but ``others`` is kept here: no change, original or kept owner.
+    var holdsOnlyOthers: Bool {
+        firstOriginal == nil && moreOriginals.isEmpty && changedSlots.isEmpty && failedFaultSlots.isEmpty && keepsOwnerAlive == nil
+    }
 }

@@ -16,24 +16,10 @@ extension ModelContext {
     }
 
     private func adoptOpened<M: PersistentModel>(_ model: M, collecting added: inout [any PersistentModel]) {
-        // The backing data read once, and its class tested once for each kind: reading it
-        // again (through `managedData`) called the model's getter and cast it a second time.
+        // The backing data read once, and its class tested once: reading it again (through
+        // `managedData`) called the model's getter and cast it a second time.
         let source = model.persistentBackingData
-        let object = source as AnyObject
-        if let data = object as? ManagedData {
-            if data.context === self {
-                if data.isDeleted {
-                    data.isDeleted = false
-                    deleted.remove(model)
-                }
-                return
-            }
-            if data.context != nil { return }
-        }
-        let detached = object as? DetachedData
         let layout = layout(of: M.self)
-        let count = layout.propertyNames.count
-        var storage: SlotStorage
         var related: [any PersistentModel] = []
         func collectRelated(_ value: BackingValue) {
             switch value {
@@ -42,27 +28,39 @@ extension ModelContext {
             default: break
             }
         }
-        if let detached, detached.slotCount <= count {
-            // The detached values become the registered model's, taken over whole.
-            storage = detached.takeStorage()
-            if storage.count < count { storage.extend(through: count - 1) }
-            // Only slots kept apart from plain values can hold related models.
-            if let others = storage.others {
+        // A new model's identifier is read without making one, as the model's getter would.
+        let data: ManagedData
+        if let current = (source as AnyObject) as? ManagedData, current.context == nil, current.isUnadopted, current.layout === layout {
+            // The common insert: the values made for the new model become the registered
+            // model's in place. Only slots kept apart from plain values can hold related models.
+            if let others = current.storage.others {
                 for case .loaded(let value)? in others { collectRelated(value) }
             }
+            let identifier = current.identifier ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
+            layout.modelMaker.adopt(model, holding: current, as: identifier, context: self)
+            registered.register(model, as: identifier)
+            data = current
         } else {
-            storage = SlotStorage(capacity: count)
+            if let current = (source as AnyObject) as? ManagedData, current.context != nil {
+                if current.context === self, current.isDeleted {
+                    current.isDeleted = false
+                    deleted.remove(model)
+                }
+                return
+            }
+            // Values another backing data holds (a model that left its context, a subclass's
+            // values made for its root class, a hand-written backing data): copied slot by slot.
+            let count = layout.propertyNames.count
+            var storage = SlotStorage(capacity: count)
             for slot in 0..<count {
-                let value = detached?.value(ofSlot: slot) ?? source.value(at: slot)
+                let value = source.value(at: slot)
                 collectRelated(value)
                 storage.append(loaded: value)
             }
+            let identifier = source.persistentModelID ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
+            data = layout.modelMaker.adopt(model, storage: consume storage, identifier: identifier, context: self, layout: layout)
+            registered.register(model, as: identifier)
         }
-        // A detached model's identifier is read without making one, as its getter would.
-        let assigned = if let detached { detached.identifier } else { source.persistentModelID }
-        let identifier = assigned ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
-        let data = layout.modelMaker.adopt(model, storage: consume storage, identifier: identifier, context: self, layout: layout)
-        registered.register(model, as: identifier)
         // Not a member: a model this context holds returned above.
         inserted.insertNew(model, data)
         // Checked here: the closure's context would be allocated before registerUndo's own check.

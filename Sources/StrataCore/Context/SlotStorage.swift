@@ -105,6 +105,25 @@ struct SlotStorage {
     /// The number of slots.
     var count: Int { values.count }
 
+    /// The number of slots there is room for without growing.
+    var capacity: Int { values.capacity }
+
+    /// Makes room for `capacity` slots.
+    mutating func reserveCapacity(_ capacity: Int) {
+        values.reserveCapacity(capacity)
+        extras?.others?.reserveCapacity(capacity)
+    }
+
+    /// Stops keeping slots apart once none is, when nothing else is in the extras: the
+    /// storage of a new model whose initial values were written ahead of the slots before
+    /// them, once those were written too.
+    mutating func dropPlainOthers() {
+        guard let extras, let others = extras.others, extras.holdsOnlyOthers,
+            others.allSatisfy({ if case .none = $0 { true } else { false } })
+        else { return }
+        self.extras = nil
+    }
+
     subscript(slot: Int) -> ManagedSlot {
         get {
             if let others, let other = others[slot] { return other }

@@ -1,3 +1,4 @@
+import Synchronization
 
 /// Per-model-type facts derived once from `schemaMetadata`: the entity name and which
 /// slot each key path and property name maps to.
@@ -30,7 +31,11 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
     /// implicit `nil` counts), so `init(backingData:)` writes none.
     let initialValueSink: AnyObject?
 
+    /// The class this layout is of.
+    let modelTypeIdentifier: ObjectIdentifier
+
     private init(modelType: any PersistentModel.Type) {
+        modelTypeIdentifier = ObjectIdentifier(modelType)
         entityName = Schema.entityName(for: modelType)
         identifierEntityName = Self.rootName(of: modelType)
         temporaryScope = PersistentIdentifier.Scope.named(storeIdentifier: nil, entityName: identifierEntityName)
@@ -117,13 +122,31 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
     private static let cache = Locked<[ObjectIdentifier: ModelLayout]>([:])
 
     /// The layout of `modelType`, computed on first use.
+    /// The address of the layout found last. Layouts live as long as the process (``cache``
+    /// holds them), so the address stays valid; it is published after the layout is made,
+    /// and read with acquiring order, so a reader sees the layout whole.
+    private static let last = Atomic<UInt>(0)
+
     static func of(_ modelType: any PersistentModel.Type) -> ModelLayout {
         let key = ObjectIdentifier(modelType)
-        if let layout = cache.withLock({ $0[key] }) { return layout }
+        // Models are mostly made many of one class in a row (a new model makes its backing
+        // data with its class's layout): the lock and the hash of the key cost about 200
+        // instructions a model.
+        if let address = UnsafeRawPointer(bitPattern: last.load(ordering: .acquiring)) {
+            let layout = Unmanaged<ModelLayout>.fromOpaque(address).takeUnretainedValue()
+            if layout.modelTypeIdentifier == key { return layout }
+        }
+        let layout = cache.withLock { $0[key] } ?? made(for: modelType)
+        last.store(UInt(bitPattern: Unmanaged.passUnretained(layout).toOpaque()), ordering: .releasing)
+        return layout
+    }
+
+    /// The layout of `modelType`, made and kept in ``cache`` unless another thread did first.
+    private static func made(for modelType: any PersistentModel.Type) -> ModelLayout {
         let layout = ModelLayout(modelType: modelType)
         return cache.withLock { cache in
-            if let existing = cache[key] { return existing }
-            cache[key] = layout
+            if let existing = cache[layout.modelTypeIdentifier] { return existing }
+            cache[layout.modelTypeIdentifier] = layout
             return layout
         }
     }

@@ -41,7 +41,7 @@ extension PersistentModel {
     /// the generic type's metadata at run time: every model, fetched ones included, runs it.
     @inlinable
     public static func createBackingData<P: PersistentModel>() -> some BackingData<P> {
-        DetachedBackingData<P>(for: P.self)
+        ManagedBackingData<P>(for: P.self)
     }
 
     /// The model's identifier: temporary until the model is first saved.
@@ -102,6 +102,10 @@ public func _adoptPendingValues<Root: PersistentModel>(
 
 /// Copies every slot `source` has a value in. Generated code only.
 public func _copySetSlots(from source: any BackingData, into target: any BackingData) {
-    guard let detached = (source as AnyObject) as? DetachedData else { return }
-    for (slot, value) in detached.setSlots { target.setValue(value, at: slot) }
+    guard let values = (source as AnyObject) as? ManagedData else { return }
+    for slot in 0..<values.slotCount {
+        guard let value = values.storage.loadedValue(at: slot) else { continue }
+        if case .unset = value { continue }
+        target.setValue(value, at: slot)
+    }
 }
