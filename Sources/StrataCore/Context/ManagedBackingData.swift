@@ -27,7 +27,7 @@ final class ContextReference {
 /// A new model's backing data is one of these from the start, with no context
 /// (``isUnadopted``): the context that inserts the model takes it over in place, where a
 /// separate detached backing data cost an insert a second object, the first one's free and
-/// the move of its values (about 650 instructions a model, issue I).
+/// the move of its values (about 640 instructions a model, issue I).
 ///
 /// A class rather than a protocol so that finding it behind a model's `any BackingData` is a
 /// class cast, a walk up the superclass chain. A cast to a protocol looked the conformance up

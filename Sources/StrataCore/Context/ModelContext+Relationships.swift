@@ -28,7 +28,8 @@ extension ModelContext {
             default: break
             }
         }
-        // A new model's identifier is read without making one, as the model's getter would.
+        // The identifier is read as stored: asking the backing data for it would make a
+        // temporary one first.
         let data: ManagedData
         if let current = (source as AnyObject) as? ManagedData, current.context == nil, current.isUnadopted, current.layout === layout {
             // The common insert: the values made for the new model become the registered
