@@ -49,6 +49,37 @@ import Testing
         #expect(!context.hasChanges)
     }
 
+    /// After a save, the models it inserted are registered under their permanent identifiers
+    /// only: a lookup by a temporary one finds nothing, whether the save held new models of
+    /// one class (their temporary keys go in one step) or of several (one at a time).
+    @Test(arguments: [false, true])
+    func aSaveForgetsTheTemporaryIdentifiersOfItsInserts(withChildren: Bool) throws {
+        let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        let trips = (0..<5).map { makeTrip("T\($0)", "D", startOffset: Double($0), days: 1) }
+        if withChildren { trips[0].bucketList = [BucketListItem(title: "x", details: "", hasReservation: false, isInPlan: false)] }
+        for trip in trips { context.insert(trip) }
+        let temporary = trips.map(\.persistentModelID) + (withChildren ? [trips[0].bucketList[0].persistentModelID] : [])
+        try context.save()
+        for id in temporary {
+            #expect(id.isTemporary)
+            #expect((context.registeredModel(for: id) as Trip?) == nil && (context.registeredModel(for: id) as BucketListItem?) == nil)
+        }
+        for trip in trips {
+            #expect(!trip.persistentModelID.isTemporary)
+            #expect((context.registeredModel(for: trip.persistentModelID) as Trip?) === trip)
+        }
+        // The next new model registers and saves as the first ones did.
+        let later = makeTrip("Later", "E", startOffset: 9, days: 1)
+        context.insert(later)
+        let laterTemporary = later.persistentModelID
+        #expect((context.registeredModel(for: laterTemporary) as Trip?) === later)
+        try context.save()
+        #expect((context.registeredModel(for: laterTemporary) as Trip?) == nil)
+        #expect((context.registeredModel(for: later.persistentModelID) as Trip?) === later)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 6)
+    }
+
     @Test func appendingToAnInsertedModelInsertsTheChild() throws {
         let trip = try insertSampleGraph()
         let item = BucketListItem(title: "Boat", details: "", hasReservation: true, isInPlan: true)

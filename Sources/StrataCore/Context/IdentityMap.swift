@@ -245,6 +245,19 @@ struct IdentityMap {
         return removed
     }
 
+    /// Forgets every model registered under a temporary key of `id`'s store and entity, when
+    /// exactly `count` are: the models a save just gave permanent identifiers, dropped with
+    /// their table in one step rather than one key at a time.
+    ///
+    /// - Returns: Whether the table held `count` models and is gone.
+    mutating func removeTemporaries(like id: PersistentIdentifier, ifExactly count: Int) -> Bool {
+        guard case .temporary = id.id.primaryKey, let index = groupIndex(id.id, isTemporary: true), groups[index].count == count else {
+            return false
+        }
+        groups.remove(at: index)
+        return true
+    }
+
     /// Makes room for `additional` more models of the store and entity of `id`, whose keys
     /// are of the kind of `id`'s, without growing the table as they come.
     mutating func reserveCapacity(adding additional: Int, like id: PersistentIdentifier) {

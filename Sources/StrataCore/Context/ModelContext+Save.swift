@@ -136,7 +136,10 @@ extension ModelContext {
             outcome.inserted.reserveCapacity(outcome.inserted.count + part.inserted.count)
             outcome.deleted.reserveCapacity(outcome.deleted.count + part.deleted.count)
             if let inOrder = result.insertedInOrder {
-                for (member, permanent) in zip(part.inserted, inOrder) { outcome.inserted.append(finishInsert(member, as: permanent)) }
+                let dropped = dropTemporaryIdentifiers(of: part.inserted, replacedBy: inOrder)
+                for (member, permanent) in zip(part.inserted, inOrder) {
+                    outcome.inserted.append(finishInsert(member, as: permanent, temporaryDropped: dropped))
+                }
             } else {
                 for member in part.inserted {
                     let temporary = member.data.identifier
@@ -248,18 +251,37 @@ extension ModelContext {
     // MARK: Bookkeeping after a store committed
 
     /// Gives a model its store just inserted the identifier `permanent`; `nil` keeps the one it has.
-    private func finishInsert(_ member: ModelSet.Member, as permanent: PersistentIdentifier?) -> PersistentIdentifier {
+    private func finishInsert(_ member: ModelSet.Member, as permanent: PersistentIdentifier?, temporaryDropped: Bool = false)
+        -> PersistentIdentifier
+    {
         let (model, data) = (member.model, member.data)
         guard let temporary = data.identifier else { return model.persistentModelID }
         let permanent = permanent ?? temporary
         if permanent != temporary {
-            registered.remove(temporary)
+            if !temporaryDropped { registered.remove(temporary) }
             data.identifier = permanent
         }
         registered.register(model, as: permanent)
         data.isInserted = false
         data.markSaved()
         return permanent
+    }
+
+    /// Removes the temporary identifiers of `members`, whose store gave them `permanents`,
+    /// from the identity map in one step, when they are all the temporary identifiers of
+    /// one store and entity there (a save of new models of one class, the common case):
+    /// removing them one at a time cost about 200 instructions a model.
+    ///
+    /// - Returns: Whether it did; if not, each insert's temporary identifier is removed on its own.
+    private func dropTemporaryIdentifiers(of members: [ModelSet.Member], replacedBy permanents: [PersistentIdentifier]) -> Bool {
+        guard members.count == permanents.count, let first = members.first?.data.identifier, first.isTemporary,
+            !permanents.contains(where: \.isTemporary)
+        else { return false }
+        let scope = first.id.scopeAddress
+        for member in members {
+            guard let identifier = member.data.identifier, identifier.isTemporary, identifier.id.scopeAddress == scope else { return false }
+        }
+        return registered.removeTemporaries(like: first, ifExactly: members.count)
     }
 
     /// Forgets a model its store deleted: it leaves the identity map and the change sets,
