@@ -76,6 +76,10 @@ struct SlotStorage {
     }
 
     /// Adds a slot holding the loaded `value` after the last one.
+    ///
+    /// Inlined: a new model's initializer appends each property's value through it, and the
+    /// call cost an insert about 95 instructions a model.
+    @inline(__always)
     mutating func append(loaded value: BackingValue) {
         if let plain = Self.plainValue(of: value) {
             values.append(plain)
