@@ -121,12 +121,12 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
 
     private static let cache = Locked<[ObjectIdentifier: ModelLayout]>([:])
 
-    /// The layout of `modelType`, computed on first use.
     /// The address of the layout found last. Layouts live as long as the process (``cache``
     /// holds them), so the address stays valid; it is published after the layout is made,
     /// and read with acquiring order, so a reader sees the layout whole.
     private static let last = Atomic<UInt>(0)
 
+    /// The layout of `modelType`, computed on first use.
     static func of(_ modelType: any PersistentModel.Type) -> ModelLayout {
         let key = ObjectIdentifier(modelType)
         // Models are mostly made many of one class in a row (a new model makes its backing
