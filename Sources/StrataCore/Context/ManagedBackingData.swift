@@ -53,8 +53,8 @@ class ManagedData {
     @exclusivity(unchecked) var isChanged = false
     @usableFromInline @exclusivity(unchecked) var isDeleted = false
     /// Whether these values belong to a new model that no context took yet: they were made
-    /// for it, and the first context to insert it adopts them in place. Fits beside the
-    /// three flags above, so the object does not grow.
+    /// for it, and the first context to insert it adopts them in place, so they have no
+    /// context while this is set. Fits beside the three flags above, so the object does not grow.
     @exclusivity(unchecked) var isUnadopted = false
     /// The context's ``ModelContext/reference``, `nil` once the model leaves the context.
     ///
@@ -239,7 +239,8 @@ class ManagedData {
 
     /// Takes these values into `context` for the model's insert, as `identifier`: the
     /// caller checked they are unadopted and laid out for the model's class.
-    final func adopt(into context: ModelContext, as identifier: PersistentIdentifier, slotCount: Int) {
+    final func adopt(into context: ModelContext, as identifier: PersistentIdentifier) {
+        let slotCount = layout.propertyNames.count
         if storage.count < slotCount { storage.extend(through: slotCount - 1) }
         storage.dropPlainOthers()
         self.identifier = identifier
@@ -406,7 +407,7 @@ extension ManagedBackingData: ModelMaking {
         // The caller opened `model` as this class's model type, and found `data` behind it
         // with this class's layout, which only this class's backing data is made with.
         let data = unsafeDowncast(data, to: self)
-        data.adopt(into: context, as: identifier, slotCount: data.layout.propertyNames.count)
+        data.adopt(into: context, as: identifier)
         data.owner = unsafeDowncast(model as AnyObject, to: Model.self)
     }
 }

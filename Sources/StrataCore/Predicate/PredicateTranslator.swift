@@ -125,7 +125,7 @@ struct TranslationContext {
         type == fetchedType ? fetchedType : nil
     }
 
-    /// The layout of `type`: the fetched model type's without a look-up (a lock and a hash).
+    /// The layout of `type`: the fetched model type's without a look-up in the process-wide cache.
     func layout(of type: any PersistentModel.Type) -> ModelLayout {
         type == fetchedType ? fetchedLayout : ModelLayout.of(type)
     }
