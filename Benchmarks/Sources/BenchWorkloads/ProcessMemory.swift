@@ -38,6 +38,38 @@ public enum ProcessMemory {
         #endif
     }
 
+    /// The processor time and page faults of the process so far (`getrusage`).
+    public struct Usage {
+        /// Processor time in user mode, in milliseconds.
+        public var userMilliseconds: Double
+        /// Processor time in the kernel, in milliseconds.
+        public var systemMilliseconds: Double
+        /// Page faults served without I/O, such as a fresh page zeroed.
+        public var minorFaults: Int
+
+        /// What was used since `earlier`.
+        public func since(_ earlier: Usage) -> Usage {
+            Usage(
+                userMilliseconds: userMilliseconds - earlier.userMilliseconds,
+                systemMilliseconds: systemMilliseconds - earlier.systemMilliseconds,
+                minorFaults: minorFaults - earlier.minorFaults)
+        }
+    }
+
+    /// The process's ``Usage`` so far.
+    public static func usage() -> Usage {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func milliseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1e3 + Double(time.tv_usec) / 1e3 }
+        return Usage(
+            userMilliseconds: milliseconds(usage.ru_utime), systemMilliseconds: milliseconds(usage.ru_stime),
+            minorFaults: Int(usage.ru_minflt))
+    }
+
     #if os(Linux)
     /// A `kB` line of `/proc/self/status`, such as `VmHWM:     41364 kB`.
     static func statusField(_ name: String) -> Int? {

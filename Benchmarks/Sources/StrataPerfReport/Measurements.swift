@@ -45,6 +45,23 @@ struct Measurements {
         median(runs(backend, workload).map { Double($0.growthKiB) / 1024 })
     }
 
+    /// The median processor time of the timed part, user and kernel mode together, ms.
+    func processorMilliseconds(_ backend: Backend, _ workload: Workload) -> Double? {
+        median(runs(backend, workload).map { $0.userMilliseconds + $0.systemMilliseconds })
+    }
+
+    /// The median processor time of the timed part in user mode and in the kernel, ms, as
+    /// the kernel splits it (by sampling; their sum is exact).
+    func processorSplit(_ backend: Backend, _ workload: Workload) -> (user: Double?, system: Double?) {
+        let runs = runs(backend, workload)
+        return (median(runs.map(\.userMilliseconds)), median(runs.map(\.systemMilliseconds)))
+    }
+
+    /// The median number of minor page faults in the timed part.
+    func minorFaults(_ backend: Backend, _ workload: Workload) -> Double? {
+        median(runs(backend, workload).map { Double($0.minorFaults) })
+    }
+
     /// The memory per live model after `fetch`: its resident-set growth over N, in bytes.
     func bytesPerModel(_ backend: Backend) -> Double? {
         median(runs(backend, .fetch).map { Double($0.growthKiB) * 1024 / Double(count) })

@@ -12,6 +12,10 @@ struct ReportFile: Encodable {
         let peakRssMiB: Double?
         let rssBeforeMiB: Double?
         let rssGrowthMiB: Double?
+        let processorMs: Double?
+        let userMs: Double?
+        let systemMs: Double?
+        let minorFaults: Double?
     }
 
     /// One workload's results, by backend name.
@@ -67,7 +71,11 @@ struct ReportFile: Encodable {
                     ratioToRaw: backend == .raw ? nil : finite(measurements.ratio(backend, workload)),
                     peakRssMiB: measurements.peakMiB(backend, workload),
                     rssBeforeMiB: measurements.beforeMiB(backend, workload),
-                    rssGrowthMiB: measurements.growthMiB(backend, workload))
+                    rssGrowthMiB: measurements.growthMiB(backend, workload),
+                    processorMs: finite(measurements.processorMilliseconds(backend, workload)),
+                    userMs: finite(measurements.processorSplit(backend, workload).user),
+                    systemMs: finite(measurements.processorSplit(backend, workload).system),
+                    minorFaults: measurements.minorFaults(backend, workload))
             }
             return WorkloadResult(
                 workload: workload.rawValue, label: workload.label(count: options.count), goal: workload.goal,

@@ -12,6 +12,7 @@ struct Tables {
     func printAll() {
         printTimes()
         printMemory()
+        printProcessorTime()
         printMemoryPerModel()
         print("\nRatios are medians of per-repetition ratios (backend and raw paired in the same repetition).")
         print("`–`: the backend does not run the workload (GRDB has no in-memory or JSON store; strata-undo measures writes only).")
@@ -45,6 +46,23 @@ struct Tables {
             }
             print(row(cells))
         }
+    }
+
+    /// Median processor time and minor page faults of the timed part: where the wall time
+    /// went besides waiting for the disk, and how much fresh memory a run touched.
+    func printProcessorTime() {
+        print("\nTimed part: processor ms, user and kernel together (minor page faults):\n")
+        print(row(["workload"] + backends.map(\.rawValue)))
+        print(rule(1 + backends.count))
+        for workload in workloads {
+            var cells = [workload.label(count: measurements.count)]
+            cells += backends.map { backend in
+                guard let time = measurements.processorMilliseconds(backend, workload) else { return "–" }
+                return "\(format(time)) (\(format(measurements.minorFaults(backend, workload), 0)))"
+            }
+            print(row(cells))
+        }
+        print("\nThe kernel samples how the time splits between user and kernel mode; the JSON has both.")
     }
 
     /// The RSS growth of `fetch` per model, against raw's plain `TripObject` instances.
