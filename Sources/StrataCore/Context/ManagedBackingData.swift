@@ -125,10 +125,11 @@ class ManagedData {
         storage[slot] = value
     }
 
-    /// Notes a change of `slot`, keeping its saved value at its first change since a save or fetch.
-    fileprivate func recordChange(at slot: Int) {
+    /// Notes a change of `slot`, keeping its saved value at its first change since a save or
+    /// fetch; `old` is that value when the caller read it already.
+    fileprivate func recordChange(at slot: Int, old: ManagedSlot? = nil) {
         let tracking = tracked
-        recordOriginal(at: slot, in: tracking)
+        recordOriginal(at: slot, in: tracking, old: old)
         tracking.changedSlots.insert(slot)
     }
 
@@ -139,9 +140,9 @@ class ManagedData {
         recordOriginal(at: slot, in: tracked)
     }
 
-    private func recordOriginal(at slot: Int, in tracking: ManagedExtras) {
+    private func recordOriginal(at slot: Int, in tracking: ManagedExtras, old: ManagedSlot? = nil) {
         guard !isInserted, slot < storage.count, !tracking.changedSlots.contains(slot), !tracking.hasOriginal(of: slot) else { return }
-        tracking.addOriginal(storage[slot], of: slot)
+        tracking.addOriginal(old ?? storage[slot], of: slot)
     }
 
     /// What tracks changes, made at the first change (see ``ManagedExtras``): a fetched
@@ -346,9 +347,10 @@ final class ManagedBackingData<Model: PersistentModel>: ManagedData, BackingData
             return
         }
         if slot >= storage.count { storage.extend(through: slot) }
+        // Read once, for the saved value, the undo and the relationship's upkeep.
         let old = storage[slot]
-        recordChange(at: slot)
-        storage[slot] = .loaded(value)
+        recordChange(at: slot, old: old)
+        storage.set(loaded: value, at: slot)
         context.backingDataDidChange(owner, self, slot: slot, old: old, new: value)
     }
 }

@@ -149,6 +149,18 @@ struct SlotStorage {
         }
     }
 
+    /// Puts the loaded `value` in `slot`: what `self[slot] = .loaded(value)` does, without
+    /// wrapping an attribute in a slot only to take it out again (a property write).
+    @inline(__always)
+    mutating func set(loaded value: BackingValue, at slot: Int) {
+        if let plain = Self.plainValue(of: value) {
+            values[slot] = plain
+            if let extras, extras.others != nil { extras.others![slot] = nil }
+        } else {
+            self[slot] = .loaded(value)
+        }
+    }
+
     /// The loaded value of `slot`, or `nil` when it is a fault or was not fetched.
     func loadedValue(at slot: Int) -> BackingValue? {
         if let others, let other = others[slot] {
