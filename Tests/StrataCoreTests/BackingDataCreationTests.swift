@@ -36,6 +36,29 @@ import Testing
     }
 }
 
+/// A composite value that counts its encodings.
+struct Dimensions: Codable, Equatable {
+    var width = 1.0
+    var height = 2.0
+
+    /// How many times any `Dimensions` was encoded.
+    nonisolated(unsafe) static var encodings = 0
+
+    func encode(to encoder: any Encoder) throws {
+        Self.encodings += 1
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+    }
+}
+
+/// A model whose composite properties have initial values, one of them optional.
+@Model final class Shipment {
+    var size: Dimensions = Dimensions()
+    var spare: Dimensions? = Dimensions(width: 5, height: 6)
+    init() {}
+}
+
 /// A model with more persisted properties than the eight slots detached data guesses
 /// when it does not know a model's number of slots.
 @Model final class Survey {
@@ -115,6 +138,26 @@ import Testing
             #expect(stamp.label == "none" && stamp.count == 4)
             #expect((stamp.persistentBackingData as? ManagedBackingData<Stamp>)?.isUnadopted == true)
         }
+    }
+
+    /// A fetched model's composite properties are not encoded for their initial values, which
+    /// the sink would drop: only the app's own writes encode.
+    @Test func aMaterializedModelEncodesNoInitialValue() throws {
+        let container = try ModelContainer(for: Shipment.self, configurations: MemoryStoreConfiguration(name: "shipments"))
+        let writer = ModelContext(container)
+        let shipment = Shipment()
+        shipment.size = Dimensions(width: 3, height: 4)
+        shipment.spare = nil
+        writer.insert(shipment)
+        try writer.save()
+        let before = Dimensions.encodings
+        let fetched = try #require(try ModelContext(container).fetch(FetchDescriptor<Shipment>()).first)
+        #expect(fetched.size == Dimensions(width: 3, height: 4))
+        #expect(fetched.spare == nil)
+        #expect(Dimensions.encodings == before)
+        fetched.spare = Dimensions()
+        #expect(Dimensions.encodings == before + 1)
+        #expect(fetched.spare == Dimensions())
     }
 
     /// Only a class whose initializer assigns initial values has a sink: one with an explicit

@@ -64,6 +64,14 @@ enum MaterializingThread {
         return Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue()
     }
 
+    /// Whether `data` is the sink set for the current thread: a write to it is dropped, so a
+    /// setter whose value costs something to make (a composite attribute's JSON, a boxed
+    /// value) returns before making it.
+    static func isSink(_ data: AnyObject) -> Bool {
+        guard let raw = pthread_getspecific(key) else { return false }
+        return raw == Unmanaged.passUnretained(data).toOpaque()
+    }
+
     /// Runs `body`, which calls a model's `init(backingData:)`, with `sink` set for the
     /// current thread; the sink stays alive through the call (its layout holds it). A model
     /// that an initial value materializes meanwhile clears it early: the rest of the outer
