@@ -66,7 +66,9 @@ enum MaterializingThread {
 
     /// Whether `data` is the sink set for the current thread: a write to it is dropped, so a
     /// setter whose value costs something to make (a composite attribute's JSON, a boxed
-    /// value) returns before making it.
+    /// value) returns before making it. The object is compared rather than its class: in a
+    /// setter compiled once for every model type, naming `InitialValueSink<Model>` would ask
+    /// the runtime for that type's metadata.
     static func isSink(_ data: AnyObject) -> Bool {
         guard let raw = pthread_getspecific(key) else { return false }
         return raw == Unmanaged.passUnretained(data).toOpaque()
