@@ -19,13 +19,17 @@ enum ChangeCapture {
     /// mostly change the same properties, and one shared array spares an allocation per
     /// model here and a comparison of names per model in the store.
     struct ChangedNames {
-        private var last: (layout: ModelLayout, slots: SlotSet, names: [String])?
+        // Three fields rather than an optional tuple: binding the tuple to compare it copied
+        // it, a retain and a release of the layout and of the names per model.
+        private var lastLayout: ModelLayout?
+        private var lastSlots = SlotSet()
+        private var lastNames: [String] = []
 
         mutating func names(of slots: SlotSet, in layout: ModelLayout) -> [String] {
-            if let last, last.layout === layout, last.slots == slots { return last.names }
+            if lastLayout === layout, lastSlots == slots { return lastNames }
             let names = slots.filter { $0 < layout.propertyNames.count }.map { layout.propertyNames[$0] }
             let shared = names.count == layout.propertyNames.count ? layout.propertyNames : names
-            last = (layout, slots, shared)
+            (lastLayout, lastSlots, lastNames) = (layout, slots, shared)
             return shared
         }
     }
