@@ -76,15 +76,18 @@ extension SaveWriter {
     /// How many of the snapshots from `start` on, at most `limit`, list the same properties
     /// of the same entity as the first.
     func sameShapeRun(of snapshots: [DefaultSnapshot], from start: Int, upTo limit: Int) -> Int {
-        let first = snapshots[start]
-        let end = min(snapshots.count, start + limit)
-        var index = start + 1
-        while index < end, snapshots[index].propertyNames == first.propertyNames,
-            snapshots[index].persistentIdentifier.entityName == first.persistentIdentifier.entityName
-        {
-            index += 1
+        // Read in place: a field read through the array's subscript copied the whole
+        // snapshot first, three retains and releases a row.
+        snapshots.withUnsafeBufferPointer { buffer in
+            let end = min(buffer.count, start + limit)
+            var index = start + 1
+            while index < end, buffer[index].propertyNames == buffer[start].propertyNames,
+                buffer[index].persistentIdentifier.entityName == buffer[start].persistentIdentifier.entityName
+            {
+                index += 1
+            }
+            return index - start
         }
-        return index - start
     }
 
     /// Inserts the rows of `snapshots`, which all list the same properties, with one run of
@@ -141,25 +144,28 @@ extension SaveWriter {
         let positions = columns.map { listing.positions[table.columnSlots[$0]] }
         var text = LentText()
         var parameter: Int32 = 1
-        for index in snapshots.indices {
-            let key: Int64
-            if let newKeys {
-                key = newKeys.lowerBound + Int64(index - snapshots.startIndex)
-            } else {
-                key = try heldKey(of: snapshots[index])
-                try statement.bind(.integer(key), at: parameter)
-                parameter += 1
-            }
-            let values = snapshots[index].values
-            for (column, position) in zip(columns, positions) {
-                let value = position.map { values[$0] } ?? .null
-                if case .string(let string) = value {
-                    text.append(string, at: parameter)
-                } else if try !SQLiteValueCodec.bindNumeric(value, to: statement, at: parameter) {
-                    let bound = try boundValue(value, column: column, table: table, key: key)
-                    if case .text(let string) = bound { text.append(string, at: parameter) } else { try statement.bind(bound, at: parameter) }
+        // The snapshots read in place, as in `sameShapeRun`.
+        try snapshots.withUnsafeBufferPointer { snapshots in
+            for index in snapshots.indices {
+                let key: Int64
+                if let newKeys {
+                    key = newKeys.lowerBound + Int64(index)
+                } else {
+                    key = try heldKey(of: snapshots[index])
+                    try statement.bind(.integer(key), at: parameter)
+                    parameter += 1
                 }
-                parameter += 1
+                let values = snapshots[index].values
+                for (column, position) in zip(columns, positions) {
+                    let value = position.map { values[$0] } ?? .null
+                    if case .string(let string) = value {
+                        text.append(string, at: parameter)
+                    } else if try !SQLiteValueCodec.bindNumeric(value, to: statement, at: parameter) {
+                        let bound = try boundValue(value, column: column, table: table, key: key)
+                        if case .text(let string) = bound { text.append(string, at: parameter) } else { try statement.bind(bound, at: parameter) }
+                    }
+                    parameter += 1
+                }
             }
         }
         return try text.bytes.withUnsafeBufferPointer { bytes in

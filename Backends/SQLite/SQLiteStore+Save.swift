@@ -160,12 +160,16 @@ struct SaveWriter {
                 }
                 if keys == nil { noChunkBefore = index + run }
             }
-            for (offset, snapshot) in inserted[index..<(index + (keys?.count ?? 1))].enumerated() {
-                let listed = keys == nil || current!.hasJoinRows ? SnapshotColumns(snapshot, table: table, listing: insertListing!.listing) : nil
+            // By position, not by element: binding each snapshot copied it (three retains and
+            // releases a row) where a chunk's rows need none of it.
+            for offset in 0..<(keys?.count ?? 1) {
+                let listed =
+                    keys == nil || current!.hasJoinRows
+                    ? SnapshotColumns(inserted[index + offset], table: table, listing: insertListing!.listing) : nil
                 let key = try keys.map { $0.lowerBound + Int64(offset) } ?? insert(listed!, into: table, on: connection)
                 let permanent = current!.template.replacingPrimaryKey(key)
                 insertedIdentifiers.append(permanent)
-                remapped?[snapshot.persistentIdentifier] = permanent
+                remapped?[inserted[index + offset].persistentIdentifier] = permanent
                 if current!.hasJoinRows { joinWrites.append((table, key, listed!)) }
                 if recordsHistory { history.insert(table.entityName, key: key) }
             }
@@ -205,14 +209,17 @@ struct SaveWriter {
                     noChunkBefore = index + run
                 }
             }
-            for snapshot in updated[index..<(index + rows)] {
-                let key = try heldKey(of: snapshot)
-                if rows == 1 || listing!.hasJoinRows {
-                    let listed = SnapshotColumns(snapshot, table: table, listing: listing!.listing)
-                    if rows == 1 { try update(listed, in: table, key: key, on: connection) }
-                    if listing!.hasJoinRows { joinWrites.append((table, key, listed)) }
+            // Read in place, as in `run(_:of:…)`.
+            try updated.withUnsafeBufferPointer { updated in
+                for position in index..<(index + rows) {
+                    let key = try heldKey(of: updated[position])
+                    if rows == 1 || listing!.hasJoinRows {
+                        let listed = SnapshotColumns(updated[position], table: table, listing: listing!.listing)
+                        if rows == 1 { try update(listed, in: table, key: key, on: connection) }
+                        if listing!.hasJoinRows { joinWrites.append((table, key, listed)) }
+                    }
+                    if recordsHistory { history.update(table.entityName, key: key, properties: updated[position].propertyNames) }
                 }
-                if recordsHistory { history.update(table.entityName, key: key, properties: snapshot.propertyNames) }
             }
             index += rows
         }

@@ -51,6 +51,27 @@ import Testing
         #expect(try other.fetchHistory(Transactions()).count == 2, "the retried save has no history")
     }
 
+    /// A save that updates more models than a statement takes rows (they go 128 to a
+    /// statement) records each model's own update, once.
+    @Test func updatesInChunksRecordEachModelOnce() throws {
+        let context = ModelContext(try open())
+        for number in 0..<300 { context.insert(Booking(reference: "R\(number)", guests: 1)) }
+        try context.save()
+        let token = try #require(try context.fetchHistory(Transactions()).last?.token)
+        let bookings = try context.fetch(FetchDescriptor<Booking>())
+        for booking in bookings { booking.guests += 1 }
+        try context.save()
+        let changes = try context.fetchHistory(Transactions(predicate: #Predicate { $0.token > token })).flatMap(\.changes)
+        let updated = changes.compactMap { change -> PersistentIdentifier? in
+            guard case .update = change else { return nil }
+            return change.changedPersistentIdentifier
+        }
+        #expect(updated.count == 300)
+        let missing = Set(bookings.map(\.persistentModelID)).subtracting(updated)
+        #expect(missing.isEmpty, "history lacks the updates of \(missing.count) of the 300 bookings")
+        #expect(try ModelContext(try open()).fetch(FetchDescriptor<Booking>()).allSatisfy { $0.guests == 2 })
+    }
+
     @Test func anotherConnectionsSavesAppearInHistory() throws {
         let mine = ModelContext(try open())
         mine.author = "app"
