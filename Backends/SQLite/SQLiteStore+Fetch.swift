@@ -322,22 +322,27 @@ struct SnapshotReader {
         let statement = try connection.cached(query.sql)
         try statement.bind(query.bindings)
         defer { statement.reset() }
-        try forEachRow(of: statement, first: 0, { _ in }, body)
+        var kept: [DefaultSnapshot]? = nil
+        try forEachRow(of: statement, first: 0, { _ in }, keeping: &kept, body)
     }
 
     /// Steps `statement` to its end, making each row's snapshot from its key in column `first`
     /// and the values of `columns` after it; `visit` sees each row before it is read.
     private func rows(of statement: SQLiteStatement, first: Int32, _ visit: (SQLiteStatement) -> Void) throws -> [DefaultSnapshot] {
-        var snapshots: [DefaultSnapshot] = []
-        try forEachRow(of: statement, first: first, visit) { snapshots.append($0) }
-        return snapshots
+        var kept: [DefaultSnapshot]? = []
+        try forEachRow(of: statement, first: first, visit, keeping: &kept) { _ in }
+        return kept ?? []
     }
 
     /// Steps `statement` to its end, calling `body` with each row's snapshot, made from its
-    /// key in column `first` and the values of `columns` after it; `visit` sees each row
-    /// before it is read.
+    /// key in column `first` and the values of `columns` after it, or, when `kept` is an
+    /// array, appending the snapshot to it instead; `visit` sees each row before it is read.
+    ///
+    /// Appended here, each snapshot moves into the array: a closure that appended the one it
+    /// was lent copied it (three retains and releases a row).
     private func forEachRow(
-        of statement: SQLiteStatement, first: Int32, _ visit: (SQLiteStatement) -> Void, _ body: (DefaultSnapshot) throws -> Void
+        of statement: SQLiteStatement, first: Int32, _ visit: (SQLiteStatement) -> Void, keeping kept: inout [DefaultSnapshot]?,
+        _ body: (DefaultSnapshot) throws -> Void
     ) throws {
         let names = partial ? partialNames() : table.propertyNames
         // Per column, once: how to decode it, and per position in a row, the column read into
@@ -414,12 +419,13 @@ struct SnapshotReader {
                             property: columns[index].name, stored: stored, kind: step.kind)
                     }
                 }
-                try body(DefaultSnapshot(persistentIdentifier: template.replacingPrimaryKey(statement.int64(first)), propertyNames: names, values: values))
+                let snapshot = DefaultSnapshot(persistentIdentifier: template.replacingPrimaryKey(statement.int64(first)), propertyNames: names, values: values)
+                if kept != nil { kept!.append(snapshot) } else { try body(snapshot) }
             }
         }
     }
 
-    /// How ``forEachRow(of:first:_:_:)`` reads one position of a row.
+    /// How ``forEachRow(of:first:_:keeping:_:)`` reads one position of a row.
     private struct RowStep {
         /// The result column, or -1 for a position the row leaves null.
         let column: Int32
