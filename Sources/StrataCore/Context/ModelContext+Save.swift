@@ -110,12 +110,16 @@ extension ModelContext {
             ) throws -> [DefaultSnapshot] {
                 var snapshots: [DefaultSnapshot] = []
                 snapshots.reserveCapacity(members.count)
-                for member in members {
-                    let data = member.data
-                    if properties == .all { try loadUnloadedProperties(of: data) }
-                    let (layout, runtime) = try layouts.layout(for: data.entityName, in: self)
-                    let snapshot = try ChangeCapture.snapshot(of: data, layout: layout, properties: properties, changedNames: &changedNames)
-                    snapshots.append(runtime.isInHierarchy ? runtime.storageSnapshot(of: snapshot) : snapshot)
+                // The members read in place: iterating the array copied each one, a retain and
+                // a release of its model and of its data.
+                try members.withUnsafeBufferPointer { members in
+                    for index in members.indices {
+                        let data = members[index].data
+                        if properties == .all { try loadUnloadedProperties(of: data) }
+                        let (layout, runtime) = try layouts.layout(for: data.entityName, in: self)
+                        let snapshot = try ChangeCapture.snapshot(of: data, layout: layout, properties: properties, changedNames: &changedNames)
+                        snapshots.append(runtime.isInHierarchy ? runtime.storageSnapshot(of: snapshot) : snapshot)
+                    }
                 }
                 return snapshots
             }
@@ -137,8 +141,13 @@ extension ModelContext {
             outcome.deleted.reserveCapacity(outcome.deleted.count + part.deleted.count)
             if let inOrder = result.insertedInOrder {
                 let dropped = dropTemporaryIdentifiers(of: part.inserted, replacedBy: inOrder)
-                for (member, permanent) in zip(part.inserted, inOrder) {
-                    outcome.inserted.append(finishInsert(member, as: permanent, temporaryDropped: dropped))
+                // In place, as the capture above reads them (`zip` copied each pair).
+                part.inserted.withUnsafeBufferPointer { members in
+                    inOrder.withUnsafeBufferPointer { permanents in
+                        for index in 0..<min(members.count, permanents.count) {
+                            outcome.inserted.append(finishInsert(members[index], as: permanents[index], temporaryDropped: dropped))
+                        }
+                    }
                 }
             } else {
                 for member in part.inserted {
