@@ -139,8 +139,7 @@ struct SlotStorage {
         }
         set {
             if let stored = Self.plainValue(of: newValue) {
-                values[slot] = stored
-                if let extras, extras.others != nil { extras.others![slot] = nil }
+                setPlain(stored, at: slot)
             } else {
                 if others == nil { makeOthers() }
                 extras!.others![slot] = newValue
@@ -154,11 +153,17 @@ struct SlotStorage {
     @inline(__always)
     mutating func set(loaded value: BackingValue, at slot: Int) {
         if let plain = Self.plainValue(of: value) {
-            values[slot] = plain
-            if let extras, extras.others != nil { extras.others![slot] = nil }
+            setPlain(plain, at: slot)
         } else {
             self[slot] = .loaded(value)
         }
+    }
+
+    /// Puts `plain` in ``values`` at `slot`, no longer kept apart.
+    @inline(__always)
+    private mutating func setPlain(_ plain: PersistentValue, at slot: Int) {
+        values[slot] = plain
+        if let extras, extras.others != nil { extras.others![slot] = nil }
     }
 
     /// The loaded value of `slot`, or `nil` when it is a fault or was not fetched.
