@@ -65,6 +65,7 @@ struct ReportFile: Encodable {
         workloads = options.workloads.map { workload in
             var results: [String: BackendResult] = [:]
             for backend in options.backends where !measurements.runs(backend, workload).isEmpty {
+                let split = measurements.processorSplit(backend, workload)
                 results[backend.rawValue] = BackendResult(
                     runsMs: measurements.runs(backend, workload).map(\.milliseconds).filter(\.isFinite),
                     medianMs: finite(measurements.milliseconds(backend, workload)),
@@ -73,8 +74,8 @@ struct ReportFile: Encodable {
                     rssBeforeMiB: measurements.beforeMiB(backend, workload),
                     rssGrowthMiB: measurements.growthMiB(backend, workload),
                     processorMs: finite(measurements.processorMilliseconds(backend, workload)),
-                    userMs: finite(measurements.processorSplit(backend, workload).user),
-                    systemMs: finite(measurements.processorSplit(backend, workload).system),
+                    userMs: finite(split.user),
+                    systemMs: finite(split.system),
                     minorFaults: measurements.minorFaults(backend, workload))
             }
             return WorkloadResult(

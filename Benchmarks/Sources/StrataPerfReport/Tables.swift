@@ -35,34 +35,30 @@ struct Tables {
 
     /// Median peak RSS, with the RSS at the start of the timed part and its growth during it.
     func printMemory() {
-        print("\nPeak RSS, MiB (RSS when the timed part started; growth during the timed part):\n")
-        print(row(["workload"] + backends.map(\.rawValue)))
-        print(rule(1 + backends.count))
-        for workload in workloads {
-            var cells = [workload.label(count: measurements.count)]
-            cells += backends.map { backend in
-                guard let peak = measurements.peakMiB(backend, workload) else { return "–" }
-                return "\(format(peak)) (\(format(measurements.beforeMiB(backend, workload))); +\(format(measurements.growthMiB(backend, workload))))"
-            }
-            print(row(cells))
+        printPerBackend("Peak RSS, MiB (RSS when the timed part started; growth during the timed part):") { backend, workload in
+            guard let peak = measurements.peakMiB(backend, workload) else { return "–" }
+            return "\(format(peak)) (\(format(measurements.beforeMiB(backend, workload))); +\(format(measurements.growthMiB(backend, workload))))"
         }
     }
 
     /// Median processor time and minor page faults of the timed part: where the wall time
     /// went besides waiting for the disk, and how much fresh memory a run touched.
     func printProcessorTime() {
-        print("\nTimed part: processor ms, user and kernel together (minor page faults):\n")
+        printPerBackend("Timed part: processor ms, user and kernel together (minor page faults):") { backend, workload in
+            guard let time = measurements.processorMilliseconds(backend, workload) else { return "–" }
+            return "\(format(time)) (\(format(measurements.minorFaults(backend, workload), 0)))"
+        }
+        print("\nThe kernel samples how the time splits between user and kernel mode; the JSON has both.")
+    }
+
+    /// A table titled `title`: a row per workload, a column per backend, each cell `cell`'s.
+    private func printPerBackend(_ title: String, cell: (Backend, Workload) -> String) {
+        print("\n\(title)\n")
         print(row(["workload"] + backends.map(\.rawValue)))
         print(rule(1 + backends.count))
         for workload in workloads {
-            var cells = [workload.label(count: measurements.count)]
-            cells += backends.map { backend in
-                guard let time = measurements.processorMilliseconds(backend, workload) else { return "–" }
-                return "\(format(time)) (\(format(measurements.minorFaults(backend, workload), 0)))"
-            }
-            print(row(cells))
+            print(row([workload.label(count: measurements.count)] + backends.map { cell($0, workload) }))
         }
-        print("\nThe kernel samples how the time splits between user and kernel mode; the JSON has both.")
     }
 
     /// The RSS growth of `fetch` per model, against raw's plain `TripObject` instances.
