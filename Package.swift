@@ -38,9 +38,11 @@ let package = Package(
         ),
         .target(
             name: "StrataCore",
-            dependencies: ["StrataMacros", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["StrataMacros", "CStrataThread", .product(name: "Logging", package: "swift-log")],
             path: "Sources/StrataCore"
         ),
+        // The thread-local that StrataCore's materializing reads and writes for every model.
+        .target(name: "CStrataThread", path: "Sources/CStrataThread"),
 
         // Backends.
         .systemLibrary(

@@ -69,7 +69,7 @@ extension ModelMacro: MemberMacro {
             }
             return subclassMembers(
                 of: properties, annotations: annotations, originalName: originalName, model: model, superclass: superclass,
-                access: access, declaresDesignatedInitializer: declaresInitializer)
+                access: access, declaresDesignatedInitializer: declaresInitializer, classDecl: classDecl)
         }
         // A class that is not final may be subclassed by another model: its type members
         // are `class` members that a subclass's `@Model` overrides, and the registrar is
@@ -77,7 +77,7 @@ extension ModelMacro: MemberMacro {
         let typeMember = isFinal ? "static" : "class"
         var members: [DeclSyntax] = [
             """
-            private var _$backingData: (any StrataCore.BackingData<\(raw: model)>)? = nil
+            private var _$backingData: (any StrataCore.BackingData<\(raw: model)>)? = StrataCore._takeInitialValueSink(for: \(raw: model).self)
             """,
             """
             private var _$madeBackingData: any StrataCore.BackingData<\(raw: model)> {
@@ -122,6 +122,9 @@ extension ModelMacro: MemberMacro {
         {
             members.append(schemaAnnotations)
         }
+        if let early = earlyInitialValues(of: classDecl, access: access, typeMember: typeMember, always: !isFinal) {
+            members.append(early)
+        }
         return members
     }
 
@@ -134,7 +137,7 @@ extension ModelMacro: MemberMacro {
     /// at its first read, before anything else can see it.
     private static func subclassMembers(
         of properties: [PersistedProperty], annotations: [ModelAnnotation], originalName: ExprSyntax?, model: String,
-        superclass: String, access: Access, declaresDesignatedInitializer: Bool
+        superclass: String, access: Access, declaresDesignatedInitializer: Bool, classDecl: ClassDeclSyntax
     ) -> [DeclSyntax] {
         let root = "\(superclass).Root"
         var members: [DeclSyntax] = [
@@ -142,7 +145,7 @@ extension ModelMacro: MemberMacro {
             private static let _$slotBase = \(raw: superclass).schemaMetadata.count
             """,
             """
-            private var _$pendingValues: (any StrataCore.BackingData<\(raw: root)>)? = nil
+            private var _$pendingValues: (any StrataCore.BackingData<\(raw: root)>)? = StrataCore._takeInitialValueSink(for: \(raw: root).self)
             """,
             """
             \(raw: access.overridable)override var persistentBackingData: any StrataCore.BackingData<\(raw: root)> {
@@ -169,6 +172,9 @@ extension ModelMacro: MemberMacro {
             always: false)
         {
             members.append(schemaAnnotations)
+        }
+        if let early = earlyInitialValues(of: classDecl, access: access, typeMember: "override class", always: false) {
+            members.append(early)
         }
         return members
     }
@@ -247,7 +253,8 @@ extension ModelMacro: MemberMacro {
         }
         return """
             \(raw: access.plain)required init(backingData: any StrataCore.BackingData<\(raw: superclass).Root>) {
-                \(raw: tokens.joined())super.init(backingData: backingData)
+                \(raw: tokens.joined())StrataCore._handOnInitialValueSink(_$pendingValues)
+                super.init(backingData: backingData)
             }
             """
     }
@@ -298,5 +305,39 @@ extension ModelMacro: ExtensionMacro {
             extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): Observation.Observable {}"))
         }
         return extensions
+    }
+
+    /// `_hasEarlyInitialValues`, `true` when the class has early initial values; always
+    /// declared by a class that may have model subclasses, which override it when they have.
+    private static func earlyInitialValues(
+        of classDecl: ClassDeclSyntax, access: Access, typeMember: String, always: Bool
+    ) -> DeclSyntax? {
+        let early = hasEarlyInitialValues(classDecl)
+        guard early || always else { return nil }
+        return """
+            \(raw: typeMember == "static" ? access.plain : access.overridable)\(raw: typeMember) var _hasEarlyInitialValues: Bool {
+                \(raw: early)
+            }
+            """
+    }
+
+    /// Whether a stored property that `@Model` does not persist (a `@Transient` property)
+    /// has an initial value that Swift runs before the class's backing-data property's: before
+    /// the first persisted property whose init accessor an initializer runs (one with an
+    /// initial value, or an optional's implicit `nil`). Such an initial value may make a model
+    /// of the class while a context materializes one, before the materialized model took its
+    /// class's initial-value sink.
+    static func hasEarlyInitialValues(_ classDecl: ClassDeclSyntax) -> Bool {
+        for member in classDecl.memberBlock.members {
+            guard let declaration = member.decl.as(VariableDeclSyntax.self), !declaration.isTypeProperty,
+                !declaration.modifiers.contains(.lazy)
+            else { continue }
+            if let (binding, _) = PersistedProperty.persistedBinding(of: declaration) {
+                if binding.initializer != nil || binding.typeAnnotation?.type.isOptional == true { return false }
+                continue
+            }
+            if declaration.bindings.contains(where: { $0.isStored && $0.initializer != nil }) { return true }
+        }
+        return false
     }
 }

@@ -36,6 +36,73 @@ import Testing
     }
 }
 
+/// A model whose first persisted property's initial value makes a model of its own class:
+/// while a context materializes a `Knot`, the one made meanwhile keeps its own values.
+@Model final class Knot {
+    var label: String = Knot.labelFromAnInnerKnot()
+    var name: String = "knot"
+    init(name: String) { self.name = name }
+
+    /// Knots made by `label`'s initial value, in order.
+    nonisolated(unsafe) static var inner: [Knot] = []
+    nonisolated(unsafe) static var depth = 0
+
+    static func labelFromAnInnerKnot() -> String {
+        guard depth == 0 else { return "leaf" }
+        depth += 1
+        defer { depth -= 1 }
+        let knot = Knot(name: "inner")
+        inner.append(knot)
+        return "made \(knot.name)"
+    }
+}
+
+/// A model whose transient property's initial value, which Swift runs before its
+/// backing-data property's, makes a model of its own class.
+@Model final class Coil {
+    @Transient var spare: String = Coil.spareFromAnInnerCoil()
+    var name: String = "coil"
+    init(name: String) { self.name = name }
+
+    /// Coils made by `spare`'s initial value, in order.
+    nonisolated(unsafe) static var inner: [Coil] = []
+    nonisolated(unsafe) static var depth = 0
+
+    static func spareFromAnInnerCoil() -> String {
+        guard depth == 0 else { return "leaf" }
+        depth += 1
+        defer { depth -= 1 }
+        let coil = Coil(name: "inner")
+        inner.append(coil)
+        return "made \(coil.name)"
+    }
+}
+
+/// A model class with a composite property, and a subclass whose own property's initial
+/// value makes a model of the superclass.
+@Model class Spool {
+    var name: String = "spool"
+    var size: Dimensions = Dimensions()
+    init(name: String) { self.name = name }
+
+    /// Spools made by `Bobbin.thread`'s initial value, in order.
+    nonisolated(unsafe) static var inner: [Spool] = []
+}
+
+@Model final class Bobbin: Spool {
+    var thread: String = Bobbin.threadFromAnInnerSpool()
+    init(name: String, thread: String) {
+        super.init(name: name)
+        self.thread = thread
+    }
+
+    static func threadFromAnInnerSpool() -> String {
+        let spool = Spool(name: "inner")
+        Spool.inner.append(spool)
+        return "from \(spool.name)"
+    }
+}
+
 /// A composite value that counts its encodings.
 struct Dimensions: Codable, Equatable {
     var width = 1.0
@@ -83,7 +150,7 @@ struct Dimensions: Codable, Equatable {
 /// initial values its initializer assigns go to its class's sink (issue I). The macro tests
 /// pin the generated code; these check that models built by the app's initializers still
 /// hold and save their values, and that a materialized model keeps its stored ones.
-@Suite struct BackingDataCreationTests {
+@Suite(.serialized) struct BackingDataCreationTests {
     @Test func initialValuesReadBackAndSave() throws {
         let stamp = Stamp()
         #expect(stamp.label == "none" && stamp.count == 3)
@@ -138,6 +205,64 @@ struct Dimensions: Codable, Equatable {
             #expect(stamp.label == "none" && stamp.count == 4)
             #expect((stamp.persistentBackingData as? ManagedBackingData<Stamp>)?.isUnadopted == true)
         }
+    }
+
+    /// A model of the class being materialized, made by one of its initial values, makes a
+    /// detached backing data of its own: the materialized model took the class's sink first.
+    @Test func aModelOfTheSameClassMadeByAnInitialValueKeepsItsValues() throws {
+        let container = try ModelContainer(for: Knot.self, configurations: MemoryStoreConfiguration(name: "knots"))
+        let writer = ModelContext(container)
+        writer.insert(Knot(name: "outer"))
+        try writer.save()
+        Knot.inner = []
+        let fetched = try #require(try ModelContext(container).fetch(FetchDescriptor<Knot>()).first)
+        #expect(fetched.name == "outer" && fetched.label == "made inner")
+        #expect(MaterializingThread.sink == nil)
+        #expect(Knot.inner.count == 1)
+        for knot in Knot.inner {
+            #expect(knot.name == "inner" && knot.label == "leaf")
+            #expect((knot.persistentBackingData as? ManagedBackingData<Knot>)?.isUnadopted == true)
+        }
+    }
+
+    /// A class whose transient initial value runs before its backing-data property's is
+    /// materialized without a sink, so the model that initial value makes keeps its values.
+    @Test func aTransientInitialValueBeforeTheBackingDataMakesAModelOfItsOwn() throws {
+        #expect(ModelLayout.of(Coil.self).initialValueSink == nil)
+        let container = try ModelContainer(for: Coil.self, configurations: MemoryStoreConfiguration(name: "coils"))
+        let writer = ModelContext(container)
+        writer.insert(Coil(name: "outer"))
+        try writer.save()
+        Coil.inner = []
+        let fetched = try #require(try ModelContext(container).fetch(FetchDescriptor<Coil>()).first)
+        #expect(fetched.name == "outer" && fetched.spare == "made inner")
+        #expect(Coil.inner.count == 1)
+        for coil in Coil.inner {
+            #expect(coil.name == "inner" && coil.spare == "leaf")
+        }
+    }
+
+    /// A subclass's initial values take the sink before one of them makes a model of the
+    /// superclass, which keeps its values; the subclass's `init(backingData:)` then hands the
+    /// sink on to its superclass's initial values, so the composite one is not encoded.
+    @Test func aSubclassHandsTheSinkOnToItsSuperclass() throws {
+        let container = try ModelContainer(
+            for: Spool.self, Bobbin.self, configurations: MemoryStoreConfiguration(name: "bobbins"))
+        let writer = ModelContext(container)
+        let bobbin = Bobbin(name: "outer", thread: "silk")
+        bobbin.size = Dimensions(width: 7, height: 8)
+        writer.insert(bobbin)
+        try writer.save()
+        Spool.inner = []
+        let before = Dimensions.encodings
+        let fetched = try #require(try ModelContext(container).fetch(FetchDescriptor<Bobbin>()).first)
+        #expect(fetched.name == "outer" && fetched.thread == "silk" && fetched.size == Dimensions(width: 7, height: 8))
+        #expect(Spool.inner.count == 1)
+        for spool in Spool.inner {
+            #expect(spool.name == "inner" && spool.size == Dimensions())
+        }
+        // The inner spool's own initial value is the one encoding.
+        #expect(Dimensions.encodings == before + 1)
     }
 
     /// A fetched model's composite properties are not encoded for their initial values, which

@@ -64,7 +64,7 @@ struct IndexMacroTests {
                 private var _startDate: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Trip> {
                     if let backingData = _$backingData {

@@ -44,7 +44,7 @@ struct ModelMacroTests {
                 private var _name: StrataCore._PersistedPropertyToken
                 init(name: String) { self.name = name }
 
-                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Trip> {
                     if let backingData = _$backingData {
@@ -210,7 +210,7 @@ struct ModelMacroTests {
                 private var _legacy: StrataCore._PersistedPropertyToken
                 init(name: String) { self.name = name }
 
-                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Trip> {
                     if let backingData = _$backingData {
@@ -366,7 +366,7 @@ struct ModelMacroTests {
                 static var shared = 0
                 init(name: String) { self.name = name }
 
-                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Trip> {
                     if let backingData = _$backingData {
@@ -661,7 +661,7 @@ struct ModelMacroTests {
                 private var _hue: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: (any StrataCore.BackingData<Swatch>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Swatch>)? = StrataCore._takeInitialValueSink(for: Swatch.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Swatch> {
                     if let backingData = _$backingData {
@@ -863,7 +863,7 @@ struct ModelMacroTests {
                 private var _guide: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Trip> {
                     if let backingData = _$backingData {
@@ -1004,7 +1004,7 @@ struct ModelMacroTests {
                     self.longitude = longitude
                 }
 
-                private var _$backingData: (any StrataCore.BackingData<Place>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Place>)? = StrataCore._takeInitialValueSink(for: Place.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Place> {
                     if let backingData = _$backingData {
@@ -1137,7 +1137,7 @@ struct ModelMacroTests {
                 private var _lastName: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: (any StrataCore.BackingData<Person>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Person>)? = StrataCore._takeInitialValueSink(for: Person.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Person> {
                     if let backingData = _$backingData {
@@ -1260,7 +1260,7 @@ struct ModelMacroTests {
 
                 private static let _$slotBase = Component.schemaMetadata.count
 
-                private var _$pendingValues: (any StrataCore.BackingData<Component.Root>)? = nil
+                private var _$pendingValues: (any StrataCore.BackingData<Component.Root>)? = StrataCore._takeInitialValueSink(for: Component.Root.self)
 
                 override var persistentBackingData: any StrataCore.BackingData<Component.Root> {
                     get {
@@ -1278,6 +1278,7 @@ struct ModelMacroTests {
                 required init(backingData: any StrataCore.BackingData<Component.Root>) {
                     _title = StrataCore._PersistedPropertyToken()
                     _taps = StrataCore._PersistedPropertyToken()
+                    StrataCore._handOnInitialValueSink(_$pendingValues)
                     super.init(backingData: backingData)
                 }
 
@@ -1353,7 +1354,7 @@ struct ModelMacroTests {
                 private var _name: StrataCore._PersistedPropertyToken
                 init(name: String) { self.name = name }
 
-                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Trip> {
                     if let backingData = _$backingData {
@@ -1435,7 +1436,7 @@ struct ModelMacroTests {
                 private var _wheels: StrataCore._PersistedPropertyToken
                 public init() {}
 
-                private var _$backingData: (any StrataCore.BackingData<Vehicle>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Vehicle>)? = StrataCore._takeInitialValueSink(for: Vehicle.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Vehicle> {
                     if let backingData = _$backingData {
@@ -1487,6 +1488,10 @@ struct ModelMacroTests {
                 open class var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
                     StrataCore.Schema.ModelAnnotations()
                 }
+
+                open class var _hasEarlyInitialValues: Bool {
+                    false
+                }
             }
             """#
         }
@@ -1525,7 +1530,7 @@ struct ModelMacroTests {
                 private var _wheels: StrataCore._PersistedPropertyToken
                 init(wheels: Int) { self.wheels = wheels }
 
-                private var _$backingData: (any StrataCore.BackingData<Vehicle>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Vehicle>)? = StrataCore._takeInitialValueSink(for: Vehicle.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Vehicle> {
                     if let backingData = _$backingData {
@@ -1577,6 +1582,10 @@ struct ModelMacroTests {
                 class var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
                     StrataCore.Schema.ModelAnnotations()
                 }
+
+                class var _hasEarlyInitialValues: Bool {
+                    false
+                }
             }
             """#
         }
@@ -1619,7 +1628,7 @@ struct ModelMacroTests {
                     private var _name: StrataCore._PersistedPropertyToken
                     init(name: String) { self.name = name }
 
-                    private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+                    private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
 
                     private var _$madeBackingData: any StrataCore.BackingData<Trip> {
                         if let backingData = _$backingData {
@@ -1688,7 +1697,7 @@ struct ModelMacroTests {
             final class Marker {
                 init() {}
 
-                private var _$backingData: (any StrataCore.BackingData<Marker>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Marker>)? = StrataCore._takeInitialValueSink(for: Marker.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Marker> {
                     if let backingData = _$backingData {
@@ -1782,7 +1791,7 @@ struct ModelMacroTests {
 
                 private var _name: StrataCore._PersistedPropertyToken
 
-                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Trip> {
                     if let backingData = _$backingData {
@@ -1833,6 +1842,10 @@ struct ModelMacroTests {
 
                 class var _schemaAnnotations: StrataCore.Schema.ModelAnnotations {
                     StrataCore.Schema.ModelAnnotations()
+                }
+
+                class var _hasEarlyInitialValues: Bool {
+                    false
                 }
             }
             """#
@@ -2030,7 +2043,7 @@ struct ModelMacroTests {
                 private var _categories: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: (any StrataCore.BackingData<Counter>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Counter>)? = StrataCore._takeInitialValueSink(for: Counter.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Counter> {
                     if let backingData = _$backingData {
@@ -2150,7 +2163,7 @@ struct ModelMacroTests {
                     private var _name: StrataCore._PersistedPropertyToken
                     init(name: String) { self.name = name }
 
-                    private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+                    private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
 
                     private var _$madeBackingData: any StrataCore.BackingData<Trip> {
                         if let backingData = _$backingData {
@@ -2206,6 +2219,205 @@ struct ModelMacroTests {
         }
     }
 
+    /// A `@Transient` initial value that Swift runs before the backing-data property's (the
+    /// first persisted property with an initial value comes after it) marks the class: a
+    /// context then materializes it without an initial-value sink.
+    @Test func marksATransientInitialValueBeforeThePersistedOnes() {
+        assertMacro {
+            #"""
+            @Model
+            final class Knot {
+                var name: String
+                @Transient var helper = Knot.makeHelper()
+                var label: String = "knot"
+                init() {}
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Knot {
+                var name: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _name)
+                    init(initialValue) {
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 2)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
+                        _name = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.name)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
+                        }
+                    }
+                }
+
+                private var _name: StrataCore._PersistedPropertyToken
+                var helper = Knot.makeHelper()
+                var label: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _label)
+                    init(initialValue) {
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 2)
+                        StrataCore._setValue(initialValue, at: 1, in: _$backingData!)
+                        _label = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.label)
+                        return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.label) {
+                            StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
+                        }
+                    }
+                }
+
+                private var _label: StrataCore._PersistedPropertyToken
+                init() {}
+
+                private var _$backingData: (any StrataCore.BackingData<Knot>)? = StrataCore._takeInitialValueSink(for: Knot.self)
+
+                private var _$madeBackingData: any StrataCore.BackingData<Knot> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Knot> = Knot.createBackingData()
+                    _$backingData = made
+                    return made
+                }
+
+                var persistentBackingData: any StrataCore.BackingData<Knot> {
+                    get {
+                        _$madeBackingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "name", keypath: \Knot.name, defaultValue: nil, metadata: nil),
+                        StrataCore.Schema.PropertyMetadata(name: "label", keypath: \Knot.label, defaultValue: ("knot") as String, metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Knot>) {
+                    _name = StrataCore._PersistedPropertyToken()
+                    _label = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Knot, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Knot, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
+
+                static var _hasEarlyInitialValues: Bool {
+                    true
+                }
+            }
+            """#
+        }
+    }
+
+    /// A `@Transient` initial value after the first persisted property with an initial value
+    /// (here an optional's implicit `nil`) runs after the backing-data property's: no mark.
+    @Test func marksNoInitialValueAfterThePersistedOnes() {
+        assertMacro {
+            #"""
+            @Model
+            final class Knot {
+                var note: String?
+                @Transient var helper = Knot.makeHelper()
+                init() {}
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Knot {
+                var note: String? {
+                    @storageRestrictions(accesses: _$backingData, initializes: _note)
+                    init(initialValue) {
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData, slotCount: 1)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
+                        _note = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.note)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String?.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.note) {
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
+                        }
+                    }
+                }
+
+                private var _note: StrataCore._PersistedPropertyToken
+                var helper = Knot.makeHelper()
+                init() {}
+
+                private var _$backingData: (any StrataCore.BackingData<Knot>)? = StrataCore._takeInitialValueSink(for: Knot.self)
+
+                private var _$madeBackingData: any StrataCore.BackingData<Knot> {
+                    if let backingData = _$backingData {
+                        return backingData
+                    }
+                    let made: any StrataCore.BackingData<Knot> = Knot.createBackingData()
+                    _$backingData = made
+                    return made
+                }
+
+                var persistentBackingData: any StrataCore.BackingData<Knot> {
+                    get {
+                        _$madeBackingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                static var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    [
+                        StrataCore.Schema.PropertyMetadata(name: "note", keypath: \Knot.note, defaultValue: nil, metadata: nil)
+                    ]
+                }
+
+                required init(backingData: any StrataCore.BackingData<Knot>) {
+                    _note = StrataCore._PersistedPropertyToken()
+                    self.persistentBackingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+
+                internal nonisolated func access<_M>(keyPath: KeyPath<Knot, _M>) {
+                    _$observationRegistrar.access(self, keyPath: keyPath)
+                }
+
+                internal nonisolated func withMutation<_M, _MR>(keyPath: KeyPath<Knot, _M>, _ mutation: () throws -> _MR) rethrows -> _MR {
+                    try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+                }
+
+                nonisolated func _notifyObservers(ofChangeAt keyPath: AnyKeyPath) {
+                    _$observationRegistrar._notifyChange(of: self, at: keyPath)
+                }
+            }
+            """#
+        }
+    }
+
     @Test func addsOnlyTheConformancesTheCompilerRequests() {
         assertMacro(["Model": MacroSpec(type: ModelMacro.self, conformances: ["StrataCore.PersistentModel"])]) {
             #"""
@@ -2219,7 +2431,7 @@ struct ModelMacroTests {
             final class Marker {
                 init() {}
 
-                private var _$backingData: (any StrataCore.BackingData<Marker>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Marker>)? = StrataCore._takeInitialValueSink(for: Marker.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Marker> {
                     if let backingData = _$backingData {
@@ -2324,7 +2536,7 @@ struct ModelMacroTests {
                 static let shared = 1
                 init(name: String) { self.name = name }
 
-                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Trip> {
                     if let backingData = _$backingData {
@@ -2482,7 +2694,7 @@ struct ModelMacroTests {
                 private var _code: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: (any StrataCore.BackingData<Trip>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Trip> {
                     if let backingData = _$backingData {
@@ -2749,7 +2961,7 @@ struct ModelMacroTests {
                 private var _following: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: (any StrataCore.BackingData<Person>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Person>)? = StrataCore._takeInitialValueSink(for: Person.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Person> {
                     if let backingData = _$backingData {
@@ -2874,7 +3086,7 @@ struct ModelMacroTests {
                 private var _child: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: (any StrataCore.BackingData<Person>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Person>)? = StrataCore._takeInitialValueSink(for: Person.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Person> {
                     if let backingData = _$backingData {
@@ -2978,7 +3190,7 @@ struct ModelMacroTests {
                 private var _following: StrataCore._PersistedPropertyToken
                 init() {}
 
-                private var _$backingData: (any StrataCore.BackingData<Person>)? = nil
+                private var _$backingData: (any StrataCore.BackingData<Person>)? = StrataCore._takeInitialValueSink(for: Person.self)
 
                 private var _$madeBackingData: any StrataCore.BackingData<Person> {
                     if let backingData = _$backingData {

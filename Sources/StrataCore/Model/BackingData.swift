@@ -84,7 +84,8 @@ public func _getValue<Model: PersistentModel, Value: PersistentAttributeValue>(
 /// allocation and a deallocation for every fetched model). Initial values of persisted
 /// properties (an optional's implicit `nil` included) still come through the init accessors
 /// at the start of every initializer, `init(backingData:)` too: while a context materializes
-/// the model they go to its class's ``InitialValueSink``, which drops them.
+/// the model they go to its class's ``InitialValueSink``, which drops them (the storage's own
+/// initial value took the sink, ``_takeInitialValueSink(for:)``).
 @inlinable
 public func _makeBackingData<Model: PersistentModel>(ifNeededIn storage: inout (any BackingData<Model>)?) {
     guard case .none = storage else { return }
@@ -101,19 +102,18 @@ public func _makeBackingData<Model: PersistentModel>(ifNeededIn storage: inout (
     storage = _newBackingData(for: Model.self, slotCount: slotCount)
 }
 
-/// The class's sink while a context materializes a model of it on this thread, otherwise a
-/// new detached backing data. Specialized in the model's module but kept out of line, so
-/// that an initializer that sets properties stays small enough to inline.
+/// A new detached backing data: the model is not being materialized (a materialized model's
+/// backing-data property took its class's sink, see ``_takeInitialValueSink(for:)``).
+/// Specialized in the model's module but kept out of line, so that an initializer that sets
+/// properties stays small enough to inline.
 @inlinable @inline(never)
 public func _newBackingData<Model: PersistentModel>(for modelType: Model.Type) -> any BackingData<Model> {
-    if let sink = MaterializingThread.sink as? InitialValueSink<Model> { return sink }
-    return Model.createBackingData() as any BackingData<Model>
+    Model.createBackingData() as any BackingData<Model>
 }
 
 /// ``_newBackingData(for:)`` with room for `slotCount` values in the detached backing data.
 @inlinable @inline(never)
 public func _newBackingData<Model: PersistentModel>(for modelType: Model.Type, slotCount: Int) -> any BackingData<Model> {
-    if let sink = MaterializingThread.sink as? InitialValueSink<Model> { return sink }
     return ManagedBackingData<Model>(for: Model.self, slotCount: slotCount)
 }
 

@@ -1,10 +1,5 @@
+import CStrataThread
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where the initial values Swift assigns at the start of `init(backingData:)` go while a
 /// context materializes a model: the backing data the initializer installs next holds the
@@ -46,22 +41,49 @@ final class InitialValueSink<Model: PersistentModel>: BackingData {
 }
 
 /// The sink of the model class the current thread is materializing, from the moment a context
-/// calls a model's `init(backingData:)` until it returns.
+/// calls a model's `init(backingData:)` until it returns, in a C thread-local (`CStrataThread`).
+///
+/// The model being materialized takes the sink as the first of its initial values runs (the
+/// initial value of its backing-data property, which Swift initializes before the persisted
+/// properties whose init accessors read it), and marks it taken: a model that one of the
+/// initial values makes meanwhile, of the same class too, then makes a detached backing data
+/// of its own instead of taking the sink, which would drop its values.
 @usableFromInline
 enum MaterializingThread {
-    /// The thread-specific slot holding an unretained pointer to the sink, or `nil`.
-    @usableFromInline
-    static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
-    /// The sink set for the current thread, if a context is materializing a model on it.
+    /// The bit of the thread's sink pointer that says the sink was taken (objects are aligned).
     @inlinable
+    static var takenBit: Int { 1 }
+
+    /// The sink set for the current thread, taken or not, if a context is materializing a
+    /// model on it.
     static var sink: AnyObject? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue()
+        guard let raw = strata_materializing_sink_get() else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: Int(bitPattern: raw) & ~takenBit)!)
+            .takeUnretainedValue()
+    }
+
+    /// The sink of `Model`'s class, marked taken, if a context is materializing a model of it
+    /// on this thread and no model took it yet; otherwise `nil`. Specialized in the model's
+    /// module, out of line: ``_takeInitialValueSink(for:)`` calls it only when a sink is set.
+    @inlinable @inline(never)
+    static func take<Model: PersistentModel>(for modelType: Model.Type) -> (any BackingData<Model>)? {
+        guard let raw = strata_materializing_sink_get(), Int(bitPattern: raw) & takenBit == 0 else { return nil }
+        // The class compared, not cast to (the sink's class is final): the object's first
+        // word is its class's metadata, read without retaining the object.
+        let sinkClass = unsafeBitCast(InitialValueSink<Model>.self as AnyClass, to: UnsafeRawPointer.self)
+        guard UnsafeRawPointer(raw).load(as: UnsafeRawPointer.self) == sinkClass else { return nil }
+        strata_materializing_sink_set(UnsafeMutableRawPointer(bitPattern: Int(bitPattern: raw) | takenBit))
+        return Unmanaged<InitialValueSink<Model>>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Marks the sink not taken again when `pending` is it: a model subclass's initial values
+    /// took it, and its superclass's, which follow, go to it as well.
+    @usableFromInline
+    static func handOn(_ pending: AnyObject) {
+        guard let raw = strata_materializing_sink_get() else { return }
+        let sink = Unmanaged.passUnretained(pending).toOpaque()
+        guard Int(bitPattern: raw) == Int(bitPattern: sink) | takenBit else { return }
+        strata_materializing_sink_set(sink)
     }
 
     /// Whether `data` is the sink set for the current thread: a write to it is dropped, so a
@@ -70,17 +92,39 @@ enum MaterializingThread {
     /// setter compiled once for every model type, naming `InitialValueSink<Model>` would ask
     /// the runtime for that type's metadata.
     static func isSink(_ data: AnyObject) -> Bool {
-        guard let raw = pthread_getspecific(key) else { return false }
-        return raw == Unmanaged.passUnretained(data).toOpaque()
+        guard let raw = strata_materializing_sink_get() else { return false }
+        return Int(bitPattern: raw) & ~takenBit == Int(bitPattern: Unmanaged.passUnretained(data).toOpaque())
     }
 
     /// Runs `body`, which calls a model's `init(backingData:)`, with `sink` set for the
     /// current thread; the sink stays alive through the call (its layout holds it). A model
-    /// that an initial value materializes meanwhile clears it early: the rest of the outer
-    /// model's initial values then make a detached backing data, as without a sink.
+    /// that an initial value materializes meanwhile sets its own class's sink and then puts
+    /// back the one it found.
     static func materializing<R>(with sink: AnyObject, _ body: () -> R) -> R {
-        pthread_setspecific(key, Unmanaged.passUnretained(sink).toOpaque())
-        defer { pthread_setspecific(key, nil) }
+        let outer = strata_materializing_sink_get()
+        strata_materializing_sink_set(Unmanaged.passUnretained(sink).toOpaque())
+        defer { strata_materializing_sink_set(outer) }
         return body()
     }
+}
+
+/// The initial value of a model's backing-data property: the sink of its class while a
+/// context materializes a model of it on this thread and no model took the sink yet (see
+/// ``MaterializingThread``), otherwise `nil`. Generated by `@Model`.
+///
+/// Inlined into every initializer of the model: when no context is materializing on the
+/// thread, as for every new model, it is one load and a test.
+@inlinable @inline(__always)
+public func _takeInitialValueSink<Model: PersistentModel>(for modelType: Model.Type) -> (any BackingData<Model>)? {
+    guard strata_materializing_sink_get() != nil else { return nil }
+    return MaterializingThread.take(for: Model.self)
+}
+
+/// Called by a model subclass's `init(backingData:)` before its superclass's, with the
+/// backing data its own initial values went to: when that is the sink, the superclass's
+/// initial values take it too. Generated by `@Model`.
+@inlinable
+public func _handOnInitialValueSink<Root: PersistentModel>(_ pending: (any BackingData<Root>)?) {
+    guard let pending, type(of: pending) == InitialValueSink<Root>.self else { return }
+    MaterializingThread.handOn(pending)
 }

@@ -28,7 +28,8 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
     /// Where the initial values of the model's hierarchy go while a context materializes one:
     /// an ``InitialValueSink`` of its root class, the type of the generated backing-data
     /// properties; `nil` when no persisted property has an initial value (an optional's
-    /// implicit `nil` counts), so `init(backingData:)` writes none.
+    /// implicit `nil` counts), so `init(backingData:)` writes none, and for a class whose
+    /// hierarchy has early initial values (``PersistentModel/_hasEarlyInitialValues``).
     let initialValueSink: AnyObject?
 
     /// The class this layout is of.
@@ -44,7 +45,8 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
         let valueTypes = metadata.map { SchemaBuilder.valueType(of: $0.keypath) }
         let shapes = valueTypes.map { ValueShape(of: $0) }
         let hasInitialValues = metadata.indices.contains { slot in metadata[slot].defaultValue != nil || shapes[slot].isOptional }
-        initialValueSink = hasInitialValues ? Self.initialValueSink(for: modelType) : nil
+        initialValueSink =
+            hasInitialValues && !modelType._hasEarlyInitialValues ? Self.initialValueSink(for: modelType) : nil
         propertyNames = metadata.map(\.name)
         keyPaths = metadata.map(\.keypath)
         var slots: [AnyKeyPath: Int] = [:]

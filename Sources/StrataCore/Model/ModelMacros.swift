@@ -22,7 +22,7 @@ import Observation
     member,
     names: named(_$backingData), named(_$madeBackingData), named(persistentBackingData), named(schemaMetadata),
     named(init), named(_$observationRegistrar), named(access), named(withMutation), named(_notifyObservers),
-    named(_schemaAnnotations), named(_$slotBase), named(_$pendingValues), named(_$schemaMetadata)
+    named(_schemaAnnotations), named(_$slotBase), named(_$pendingValues), named(_$schemaMetadata), named(_hasEarlyInitialValues)
 )
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
@@ -41,7 +41,7 @@ public macro Model() = #externalMacro(module: "StrataMacros", type: "ModelMacro"
     member,
     names: named(_$backingData), named(_$madeBackingData), named(persistentBackingData), named(schemaMetadata),
     named(init), named(_$observationRegistrar), named(access), named(withMutation), named(_notifyObservers),
-    named(_schemaAnnotations), named(_$slotBase), named(_$pendingValues), named(_$schemaMetadata)
+    named(_schemaAnnotations), named(_$slotBase), named(_$pendingValues), named(_$schemaMetadata), named(_hasEarlyInitialValues)
 )
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)

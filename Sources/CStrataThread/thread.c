@@ -1,0 +1,3 @@
+#include "CStrataThread.h"
+
+_Thread_local void *_Nullable strata_materializing_sink = 0;
