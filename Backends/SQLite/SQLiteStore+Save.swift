@@ -188,6 +188,7 @@ struct SaveWriter {
         var listing: (entityName: String, names: [String], listing: SnapshotColumns.Listing, hasJoinRows: Bool, chunk: RowChunk?)?
         var index = updated.startIndex
         var noChunkBefore = index
+        var chunkKeys: [Int64] = []  // the keys of the rows a chunk updated, in order
         while index < updated.endIndex {
             let snapshot = updated[index]
             let table = try table(of: snapshot)
@@ -203,7 +204,9 @@ struct SaveWriter {
             if index >= noChunkBefore, let chunk = listing!.chunk {
                 let run = sameShapeRun(of: updated, from: index, upTo: chunk.rows)
                 if run == chunk.rows {
-                    try update(updated[index..<(index + run)], in: table, listing: listing!.listing, chunk: chunk, on: connection)
+                    try update(
+                        updated[index..<(index + run)], in: table, listing: listing!.listing, chunk: chunk, keys: &chunkKeys,
+                        on: connection)
                     rows = run
                 } else {
                     noChunkBefore = index + run
@@ -212,7 +215,7 @@ struct SaveWriter {
             // Read in place, as in `run(_:of:…)`.
             try updated.withUnsafeBufferPointer { updated in
                 for position in index..<(index + rows) {
-                    let key = try heldKey(of: updated[position])
+                    let key = rows == 1 ? try heldKey(of: updated[position]) : chunkKeys[position - index]
                     if rows == 1 || listing!.hasJoinRows {
                         let listed = SnapshotColumns(updated[position], table: table, listing: listing!.listing)
                         if rows == 1 { try update(listed, in: table, key: key, on: connection) }
