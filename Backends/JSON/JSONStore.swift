@@ -245,7 +245,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
             guard contents.tables[id.entityName] != nil else { throw unknownEntity(id.entityName) }
-            guard id.storeIdentifier == identifier, let key = id.primaryKey(as: Int64.self),
+            guard let key = id.primaryKey(as: Int64.self, inStore: identifier),
                 contents.tables[id.entityName]!.merge(key, changes: remapping.copy(snapshot, as: id))
             else { throw missingModel(id.description) }
             recorder.update(id.entityName, key: key, properties: snapshot.propertyNames)
@@ -254,7 +254,7 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
         for snapshot in request.deleted {
             let id = snapshot.persistentIdentifier
             guard contents.tables[id.entityName] != nil else { throw unknownEntity(id.entityName) }
-            guard id.storeIdentifier == identifier, let key = id.primaryKey(as: Int64.self) else { throw missingModel(id.description) }
+            guard let key = id.primaryKey(as: Int64.self, inStore: identifier) else { throw missingModel(id.description) }
             deletions[id.entityName, default: []].insert(key)
             if let stored = contents.tables[id.entityName]!.record(for: key) { recordDelete(stored, into: &recorder) }
         }

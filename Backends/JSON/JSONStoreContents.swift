@@ -70,7 +70,7 @@ struct JSONStoreContents: Sendable {
 
     /// The snapshot of the model `identifier` names, if this document holds it.
     func snapshot(for identifier: PersistentIdentifier) -> DefaultSnapshot? {
-        guard identifier.storeIdentifier == storeIdentifier, let key = identifier.primaryKey(as: Int64.self) else { return nil }
+        guard let key = identifier.primaryKey(as: Int64.self, inStore: storeIdentifier) else { return nil }
         return tables[identifier.entityName]?.record(for: key)?.snapshot
     }
 }

@@ -231,8 +231,9 @@ struct PostgresSaveWriter {
 
     /// The `_pk` of a model this store gave an identifier to.
     private func heldKey(of snapshot: DefaultSnapshot) throws -> Int64 {
-        let id = snapshot.persistentIdentifier
-        guard id.storeIdentifier == store.identifier, let key = id.primaryKey(as: Int64.self) else { throw missingModel(id) }
+        guard let key = snapshot.persistentIdentifier.primaryKey(as: Int64.self, inStore: store.identifier) else {
+            throw missingModel(snapshot.persistentIdentifier)
+        }
         return key
     }
 
@@ -334,8 +335,7 @@ struct PostgresSaveWriter {
             try store.pool.execute("DELETE FROM \(join) WHERE \(ownerColumn) = $1", clear, on: connection)
             let members: [Int64] = ids.compactMap { id in
                 let target = remapped[id] ?? id
-                guard target.storeIdentifier == store.identifier else { return nil }
-                return target.primaryKey(as: Int64.self)
+                return target.primaryKey(as: Int64.self, inStore: store.identifier)
             }
             guard !members.isEmpty else { continue }
             var binds = PostgresBindings()

@@ -70,7 +70,7 @@ enum PostgresValueCodec {
         case .decimal(let decimal): binds.append(decimal.description)
         case .codable(let json): binds.append(String(decoding: json, as: UTF8.self))
         case .identifier(let id):
-            if id.storeIdentifier == storeIdentifier, let key = id.primaryKey(as: Int64.self) {
+            if let key = id.primaryKey(as: Int64.self, inStore: storeIdentifier) {
                 binds.append(key)
             } else {
                 binds.append(encodeIdentifiers([id]))

@@ -250,8 +250,9 @@ struct SaveWriter {
 
     /// The `_pk` of a model this store gave an identifier to.
     func heldKey(of snapshot: DefaultSnapshot) throws -> Int64 {
-        let id = snapshot.persistentIdentifier
-        guard id.storeIdentifier == store.identifier, let key = id.primaryKey(as: Int64.self) else { throw missingModel(id) }
+        guard let key = snapshot.persistentIdentifier.primaryKey(as: Int64.self, inStore: store.identifier) else {
+            throw missingModel(snapshot.persistentIdentifier)
+        }
         return key
     }
 
@@ -640,7 +641,7 @@ struct SaveWriter {
             let insert = try connection.cached(join.insert)
             for id in ids {
                 let target = permanent(of: id) ?? id
-                guard target.storeIdentifier == store.identifier, let memberKey = target.primaryKey(as: Int64.self) else { continue }
+                guard let memberKey = target.primaryKey(as: Int64.self, inStore: store.identifier) else { continue }
                 insert.reset()
                 try insert.bind([.integer(key), .integer(memberKey)])
                 try insert.run()

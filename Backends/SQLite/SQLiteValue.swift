@@ -38,7 +38,7 @@ enum SQLiteValueCodec {
         case .decimal(let decimal): return .text(decimal.description)
         case .codable(let json): return .text(String(decoding: json, as: UTF8.self))
         case .identifier(let id):
-            if id.storeIdentifier == storeIdentifier, let key = id.primaryKey(as: Int64.self) { return .integer(key) }
+            if let key = id.primaryKey(as: Int64.self, inStore: storeIdentifier) { return .integer(key) }
             return .text(encodeIdentifiers([id]))
         case .identifiers(let ids):
             return .text(encodeIdentifiers(ids))
