@@ -259,6 +259,40 @@ extension ModelMacro: MemberMacro {
             """
     }
 
+    /// `_hasEarlyInitialValues`, `true` when the class has early initial values; always
+    /// declared by a class that may have model subclasses, which override it when they have.
+    private static func earlyInitialValues(
+        of classDecl: ClassDeclSyntax, access: Access, typeMember: String, always: Bool
+    ) -> DeclSyntax? {
+        let early = hasEarlyInitialValues(classDecl)
+        guard early || always else { return nil }
+        return """
+            \(raw: typeMember == "static" ? access.plain : access.overridable)\(raw: typeMember) var _hasEarlyInitialValues: Bool {
+                \(raw: early)
+            }
+            """
+    }
+
+    /// Whether a stored property that `@Model` does not persist (a `@Transient` property)
+    /// has an initial value that Swift runs before the class's backing-data property's: before
+    /// the first persisted property whose init accessor an initializer runs (one with an
+    /// initial value, or an optional's implicit `nil`). Such an initial value may make a model
+    /// of the class while a context materializes one, before the materialized model took its
+    /// class's initial-value sink.
+    private static func hasEarlyInitialValues(_ classDecl: ClassDeclSyntax) -> Bool {
+        for member in classDecl.memberBlock.members {
+            guard let declaration = member.decl.as(VariableDeclSyntax.self), !declaration.isTypeProperty,
+                !declaration.modifiers.contains(.lazy)
+            else { continue }
+            if let (binding, _) = PersistedProperty.persistedBinding(of: declaration) {
+                if binding.initializer != nil || binding.typeAnnotation?.type.isOptional == true { return false }
+                continue
+            }
+            if declaration.bindings.contains(where: { $0.isStored && $0.initializer != nil }) { return true }
+        }
+        return false
+    }
+
     /// `_schemaAnnotations`, built from the class's first `#Unique` and first `#Index`, and
     /// the `originalName:` of `@Model(originalName:)`.
     private static func schemaAnnotations(
@@ -305,39 +339,5 @@ extension ModelMacro: ExtensionMacro {
             extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): Observation.Observable {}"))
         }
         return extensions
-    }
-
-    /// `_hasEarlyInitialValues`, `true` when the class has early initial values; always
-    /// declared by a class that may have model subclasses, which override it when they have.
-    private static func earlyInitialValues(
-        of classDecl: ClassDeclSyntax, access: Access, typeMember: String, always: Bool
-    ) -> DeclSyntax? {
-        let early = hasEarlyInitialValues(classDecl)
-        guard early || always else { return nil }
-        return """
-            \(raw: typeMember == "static" ? access.plain : access.overridable)\(raw: typeMember) var _hasEarlyInitialValues: Bool {
-                \(raw: early)
-            }
-            """
-    }
-
-    /// Whether a stored property that `@Model` does not persist (a `@Transient` property)
-    /// has an initial value that Swift runs before the class's backing-data property's: before
-    /// the first persisted property whose init accessor an initializer runs (one with an
-    /// initial value, or an optional's implicit `nil`). Such an initial value may make a model
-    /// of the class while a context materializes one, before the materialized model took its
-    /// class's initial-value sink.
-    static func hasEarlyInitialValues(_ classDecl: ClassDeclSyntax) -> Bool {
-        for member in classDecl.memberBlock.members {
-            guard let declaration = member.decl.as(VariableDeclSyntax.self), !declaration.isTypeProperty,
-                !declaration.modifiers.contains(.lazy)
-            else { continue }
-            if let (binding, _) = PersistedProperty.persistedBinding(of: declaration) {
-                if binding.initializer != nil || binding.typeAnnotation?.type.isOptional == true { return false }
-                continue
-            }
-            if declaration.bindings.contains(where: { $0.isStored && $0.initializer != nil }) { return true }
-        }
-        return false
     }
 }

@@ -2332,6 +2332,76 @@ struct ModelMacroTests {
         }
     }
 
+    /// A subclass's `@Transient` initial value before its first persisted one runs before the
+    /// subclass's pending values take the sink: marked, overriding its superclass.
+    @Test func marksASubclassWhoseTransientInitialValueComesFirst() {
+        assertMacro {
+            #"""
+            @Model
+            final class Switch: Control {
+                @Transient var spare = Control.makeSpare()
+                var isOn = false
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Switch: Control {
+                var spare = Control.makeSpare()
+                var isOn {
+                    @storageRestrictions(accesses: _$pendingValues, initializes: _isOn)
+                    init(initialValue) {
+                        StrataCore._makeBackingData(ifNeededIn: &_$pendingValues)
+                        StrataCore._setValue(initialValue, at: Switch._$slotBase + 0, in: _$pendingValues!)
+                        _isOn = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.isOn)
+                        return StrataCore._getValue(at: Switch._$slotBase + 0, in: self.persistentBackingData)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.isOn) {
+                            StrataCore._setValue(newValue, at: Switch._$slotBase + 0, in: self.persistentBackingData)
+                        }
+                    }
+                }
+
+                private var _isOn: StrataCore._PersistedPropertyToken
+
+                private static let _$slotBase = Control.schemaMetadata.count
+
+                private var _$pendingValues: (any StrataCore.BackingData<Control.Root>)? = StrataCore._takeInitialValueSink(for: Control.Root.self)
+
+                override var persistentBackingData: any StrataCore.BackingData<Control.Root> {
+                    get {
+                        guard _$pendingValues != nil else {
+                            return super.persistentBackingData
+                        }
+                        return StrataCore._adoptPendingValues(&_$pendingValues, into: super.persistentBackingData)
+                    }
+                    set {
+                        _$pendingValues = nil
+                        super.persistentBackingData = newValue
+                    }
+                }
+
+                static func _$schemaMetadata<_M: Switch>(rootedAt _: _M.Type) -> [StrataCore.Schema.PropertyMetadata] {
+                    Control._$schemaMetadata(rootedAt: _M.self) + [
+                        StrataCore.Schema.PropertyMetadata(name: "isOn", keypath: \_M.isOn, defaultValue: (false), metadata: nil)
+                    ]
+                }
+
+                override class var schemaMetadata: [StrataCore.Schema.PropertyMetadata] {
+                    _$schemaMetadata(rootedAt: Switch.self)
+                }
+
+                override class var _hasEarlyInitialValues: Bool {
+                    true
+                }
+            }
+            """#
+        }
+    }
+
     /// A `@Transient` initial value after the first persisted property with an initial value
     /// (here an optional's implicit `nil`) runs after the backing-data property's: no mark.
     @Test func marksNoInitialValueAfterThePersistedOnes() {

@@ -68,8 +68,9 @@ enum MaterializingThread {
     @inlinable @inline(never)
     static func take<Model: PersistentModel>(for modelType: Model.Type) -> (any BackingData<Model>)? {
         guard let raw = strata_materializing_sink_get(), Int(bitPattern: raw) & takenBit == 0 else { return nil }
-        // The class compared, not cast to (the sink's class is final): the object's first
-        // word is its class's metadata, read without retaining the object.
+        // The class compared, not cast to (the sink's class is final), as the first word of
+        // every Swift object, its class's metadata: read so, the object is not retained and
+        // released, as comparing `type(of:)` of the unretained object did.
         let sinkClass = unsafeBitCast(InitialValueSink<Model>.self as AnyClass, to: UnsafeRawPointer.self)
         guard UnsafeRawPointer(raw).load(as: UnsafeRawPointer.self) == sinkClass else { return nil }
         strata_materializing_sink_set(UnsafeMutableRawPointer(bitPattern: Int(bitPattern: raw) | takenBit))
