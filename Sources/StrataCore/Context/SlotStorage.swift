@@ -193,7 +193,9 @@ struct SlotStorage {
     private mutating func makeOthers(capacity: Int = 0) {
         var made = ContiguousArray<ManagedSlot?>()
         made.reserveCapacity(Swift.max(capacity, values.capacity, values.count + 1))
-        made.append(contentsOf: repeatElement(nil, count: values.count))
+        // One at a time: appending `repeatElement(nil, count:)` went through the generic
+        // sequence append, about 220 instructions for a model's few slots.
+        for _ in 0..<values.count { made.append(nil) }
         extrasMaking().others = made
     }
 
