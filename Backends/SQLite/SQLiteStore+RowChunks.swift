@@ -82,7 +82,7 @@ extension SaveWriter {
             let end = min(buffer.count, start + limit)
             var index = start + 1
             while index < end, buffer[index].propertyNames == buffer[start].propertyNames,
-                buffer[index].persistentIdentifier.entityName == buffer[start].persistentIdentifier.entityName
+                buffer[index].persistentIdentifier.isOfSameEntity(as: buffer[start].persistentIdentifier)
             {
                 index += 1
             }
