@@ -161,17 +161,20 @@ struct SaveWriter {
                 if keys == nil { noChunkBefore = index + run }
             }
             // By position, not by element: binding each snapshot copied it (three retains and
-            // releases a row) where a chunk's rows need none of it.
+            // releases a row) where a chunk's rows need none of it. What every row of the run
+            // shares is read once: `current!.template` copied the whole tuple, and
+            // `table.entityName` the name, for each row (about 100 instructions).
+            let (template, hasJoinRows, entityName) = (current!.template, current!.hasJoinRows, table.entityName)
             for offset in 0..<(keys?.count ?? 1) {
                 let listed =
-                    keys == nil || current!.hasJoinRows
+                    keys == nil || hasJoinRows
                     ? SnapshotColumns(inserted[index + offset], table: table, listing: insertListing!.listing) : nil
                 let key = try keys.map { $0.lowerBound + Int64(offset) } ?? insert(listed!, into: table, on: connection)
-                let permanent = current!.template.replacingPrimaryKey(key)
+                let permanent = template.replacingPrimaryKey(key)
                 insertedIdentifiers.append(permanent)
                 remapped?[inserted[index + offset].persistentIdentifier] = permanent
-                if current!.hasJoinRows { joinWrites.append((table, key, listed!)) }
-                if recordsHistory { history.insert(table.entityName, key: key) }
+                if hasJoinRows { joinWrites.append((table, key, listed!)) }
+                if recordsHistory { history.insert(entityName, key: key) }
             }
             index += keys?.count ?? 1
         }
@@ -212,16 +215,17 @@ struct SaveWriter {
                     noChunkBefore = index + run
                 }
             }
-            // Read in place, as in `run(_:of:…)`.
+            // Read in place, as in `run(_:of:…)`; what the rows share read once, as in `applyInserts`.
+            let (hasJoinRows, entityName) = (listing!.hasJoinRows, table.entityName)
             try updated.withUnsafeBufferPointer { updated in
                 for position in index..<(index + rows) {
                     let key = rows == 1 ? try heldKey(of: updated[position]) : chunkKeys[position - index]
-                    if rows == 1 || listing!.hasJoinRows {
+                    if rows == 1 || hasJoinRows {
                         let listed = SnapshotColumns(updated[position], table: table, listing: listing!.listing)
                         if rows == 1 { try update(listed, in: table, key: key, on: connection) }
-                        if listing!.hasJoinRows { joinWrites.append((table, key, listed)) }
+                        if hasJoinRows { joinWrites.append((table, key, listed)) }
                     }
-                    if recordsHistory { history.update(table.entityName, key: key, properties: updated[position].propertyNames) }
+                    if recordsHistory { history.update(entityName, key: key, properties: updated[position].propertyNames) }
                 }
             }
             index += rows
