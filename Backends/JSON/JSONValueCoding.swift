@@ -72,9 +72,7 @@ struct JSONValueCoding {
     /// A model's identifier: the decimal key for this store's models of `destination`, else
     /// the identifier's own encoded JSON object.
     private func value(for identifier: PersistentIdentifier, destination: String?) throws -> JSONTextWriter.Value {
-        if identifier.storeIdentifier == storeIdentifier, identifier.entityName == destination,
-            let key = identifier.primaryKey(as: Int64.self)
-        {
+        if identifier.entityName == destination, let key = identifier.primaryKey(as: Int64.self, inStore: storeIdentifier) {
             return .string(String(key))
         }
         return .json(Array(try JSONEncoder().encode(identifier)))

@@ -143,7 +143,7 @@ struct PostgresQueryCompiler {
             case .value(let value):
                 var destination: String?
                 if case .identifier(let id) = value {
-                    guard id.storeIdentifier == compiler.storeIdentifier, id.primaryKey(as: Int64.self) != nil else {
+                    guard id.primaryKey(as: Int64.self, inStore: compiler.storeIdentifier) != nil else {
                         throw Unsupported(reason: "an identifier of another store is compared")
                     }
                     destination = id.entityName

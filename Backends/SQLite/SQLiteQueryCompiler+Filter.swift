@@ -163,7 +163,7 @@ extension SQLiteQueryCompiler.Compilation {
         case .decimal:
             return Operand(sql: "CAST(\(bind: encode(value)) AS REAL)", kind: .decimal, nullable: false)
         case .identifier(let id):
-            let local = id.storeIdentifier == compiler.storeIdentifier && id.primaryKey(as: Int64.self) != nil
+            let local = id.primaryKey(as: Int64.self, inStore: compiler.storeIdentifier) != nil
             return Operand(sql: "\(bind: encode(value))", kind: .identifier, destination: id.entityName, crossStore: !local, nullable: false)
         case .identifiers:
             throw Unsupported(reason: "a list of identifiers is used as a single value")

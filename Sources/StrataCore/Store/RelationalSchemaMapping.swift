@@ -114,7 +114,7 @@ package struct RelationalSchemaMapping: Sendable {
         package func keys(of identifiers: [PersistentIdentifier], storeIdentifier: String) -> [Int64] {
             var seen = Set<Int64>()
             return identifiers.compactMap { id in
-                guard id.storeIdentifier == storeIdentifier, id.entityName == entityName, let key = id.primaryKey(as: Int64.self),
+                guard id.entityName == entityName, let key = id.primaryKey(as: Int64.self, inStore: storeIdentifier),
                     seen.insert(key).inserted
                 else { return nil }
                 return key
