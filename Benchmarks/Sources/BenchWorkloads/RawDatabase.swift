@@ -14,16 +14,24 @@ final class RawDatabase {
     let handle: OpaquePointer
 
     init(path: String) throws {
+        handle = try Self.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
+        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+    }
+
+    /// A connection to a new in-memory database, for asking the library about itself.
+    init(memoryOnly: Void) throws {
+        handle = try Self.open(":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX)
+    }
+
+    private static func open(_ path: String, flags: Int32) throws -> OpaquePointer {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(db)
             throw RawSQLiteError(code: rc, message: message, sql: nil)
         }
-        handle = db
-        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        return db
     }
 
     deinit { sqlite3_close_v2(handle) }
@@ -123,5 +131,23 @@ final class RawStatement {
         TripRow(
             id: int64(0), name: text(1), destination: text(2), startDate: double(3), endDate: double(4),
             budget: double(5), isFavorite: int64(6) != 0)
+    }
+}
+
+/// The SQLite library every SQLite backend of the report links, as the report names it.
+public enum SQLiteLibrary {
+    /// The library's version, such as `3.40.1`.
+    public static var version: String { String(cString: sqlite3_libversion()) }
+
+    /// Whether a new connection zeroes the content a delete frees (`PRAGMA secure_delete`).
+    /// Builds made with `SQLITE_SECURE_DELETE`, as Debian's is, answer `true`: a delete of
+    /// every row then writes each page it frees, zeroed, to the log and, at the checkpoint,
+    /// to the database file, in all three backends alike.
+    ///
+    /// - Throws: ``RawSQLiteError`` when an in-memory database cannot be opened.
+    public static func securesDeletes() throws -> Bool {
+        let database = try RawDatabase(memoryOnly: ())
+        let select = try database.prepare("PRAGMA secure_delete")
+        return try select.step() && select.int64(0) != 0
     }
 }

@@ -47,6 +47,10 @@ struct ReportFile: Encodable {
 
     let n: Int
     let repetitions: Int
+    /// The SQLite library's version.
+    let sqliteVersion: String
+    /// Whether the library zeroes the pages a delete frees (`PRAGMA secure_delete`); `nil` when unread.
+    let sqliteSecureDelete: Bool?
     let graphTrips: Int
     let date: String
     let backends: [String]
@@ -59,6 +63,8 @@ struct ReportFile: Encodable {
     init(options: Options, measurements: Measurements, sizes: [EnumerateSizes.Row], failures: [String]) {
         n = options.count
         repetitions = options.repetitions
+        sqliteVersion = SQLiteLibrary.version
+        sqliteSecureDelete = try? SQLiteLibrary.securesDeletes()
         graphTrips = GraphValues.tripCount(options.count)
         date = ISO8601DateFormatter().string(from: Date())
         backends = options.backends.map(\.rawValue)

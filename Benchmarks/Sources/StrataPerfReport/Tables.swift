@@ -16,6 +16,17 @@ struct Tables {
         printMemoryPerModel()
         print("\nRatios are medians of per-repetition ratios (backend and raw paired in the same repetition).")
         print("`–`: the backend does not run the workload (GRDB has no in-memory or JSON store; strata-undo measures writes only).")
+        print("SQLite \(SQLiteLibrary.version) for every SQLite backend; \(Self.secureDeleteNote)")
+    }
+
+    /// What the library does with the pages a delete frees, which the delete row's three
+    /// backends all pay for.
+    static var secureDeleteNote: String {
+        switch try? SQLiteLibrary.securesDeletes() {
+        case true?: "`secure_delete` is on by default in this build: a delete writes every page it frees, zeroed."
+        case false?: "`secure_delete` is off by default in this build."
+        case nil: "`secure_delete` could not be read."
+        }
     }
 
     /// Median times, the ratios to raw and the goal for each workload.
