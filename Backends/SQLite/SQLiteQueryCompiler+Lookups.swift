@@ -22,30 +22,74 @@ extension SQLiteQueryCompiler {
         return "\(SQLiteQuery(sql: "SELECT " + columns.joined(separator: ", "))) FROM \(compilation.rootTable) WHERE \(key) IN (\(list))"
     }
 
+    /// The owners whose to-many relationships a load reads, as a query condition.
+    ///
+    /// A run of consecutive keys (a fetch of every row of a table whose keys have no gap, the
+    /// usual case) binds its two ends and reads the destination's index as one range; other
+    /// keys bind one JSON array, which SQLite parses into a temporary table and then seeks
+    /// the index once per owner (for 2,000 owners with 6,000 members, 5.5 M instructions
+    /// in SQLite more than the range).
+    enum OwnerKeys {
+        /// Every key from the lower bound through the upper one.
+        case run(ClosedRange<Int64>)
+        /// The keys as a JSON array (``SQLiteQueryCompiler/jsonArray(of:)``).
+        case list(String)
+
+        /// `keys`, which hold no key twice.
+        init(_ keys: [Int64]) {
+            if let first = keys.first {
+                var lower = first
+                var upper = first
+                for key in keys {
+                    lower = Swift.min(lower, key)
+                    upper = Swift.max(upper, key)
+                }
+                let (span, overflow) = upper.subtractingReportingOverflow(lower)
+                if !overflow && span == keys.count - 1 {
+                    self = .run(lower...upper)
+                    return
+                }
+            }
+            self = .list(SQLiteQueryCompiler.jsonArray(of: keys))
+        }
+
+        /// The condition that `owner` is one of the keys. A run's range also holds a real
+        /// number between two of its keys, which no list does (damage: a key column holds
+        /// integers), so readers take a row's owner with `SQLiteStatement.integer(_:)`,
+        /// which drops any other type.
+        func contain(_ owner: SQLiteQuery) -> SQLiteQuery {
+            switch self {
+            case .run(let keys): "\(owner) BETWEEN \(bind: .integer(keys.lowerBound)) AND \(bind: .integer(keys.upperBound))"
+            case .list(let json): "\(owner) IN (SELECT value FROM json_each(\(bind: .text(json))))"
+            }
+        }
+    }
+
     /// The members of a to-many relationship stored as the destination's to-one `column`,
-    /// for the owners whose keys `keys` lists (a JSON array): rows of (owner, member), by
-    /// owner, each owner's members in member order.
-    func inverseMembers(destination: String, column: String, keys: String) -> SQLiteQuery {
+    /// for the owners `keys`: rows of (owner, member), by owner, each owner's members in
+    /// member order.
+    func inverseMembers(destination: String, column: String, keys: OwnerKeys) -> SQLiteQuery {
         inverseRows(destination: destination, column: column, columns: [SQLiteSchemaMapping.primaryKey], keys: keys)
     }
 
     /// The whole rows of the members of a to-many relationship stored as the destination's
-    /// to-one `column`, for the owners whose keys `keys` lists (a JSON array): the owner's key,
-    /// then `columns` of the destination, by owner, each owner's members in member order.
+    /// to-one `column`, for the owners `keys`: the owner's key, then `columns` of the
+    /// destination, by owner, each owner's members in member order.
     ///
     /// Ordered by owner first, the order of the column's index (whose entries end with the
     /// primary key), so SQLite reads the rows in order; ordered by member alone, it sorted
     /// them all in a temporary b-tree.
-    func inverseRows(destination: String, column: String, columns: [String], keys: String) -> SQLiteQuery {
+    func inverseRows(destination: String, column: String, columns: [String], keys: OwnerKeys) -> SQLiteQuery {
         let list = ([column] + columns).map { "\(Alias.root.sql).\(SQLIdentifier.quote($0))" }.joined(separator: ", ")
         let owner: SQLiteQuery = "\(alias: .root).\(name: column)"
         let key: SQLiteQuery = "\(alias: .root).\(name: SQLiteSchemaMapping.primaryKey)"
-        return "\(SQLiteQuery(sql: "SELECT " + list)) FROM \(name: destination) AS \(alias: .root) WHERE \(owner) IN (SELECT value FROM json_each(\(bind: .text(keys)))) ORDER BY \(owner), \(key)"
+        return "\(SQLiteQuery(sql: "SELECT " + list)) FROM \(name: destination) AS \(alias: .root) WHERE \(keys.contain(owner)) ORDER BY \(owner), \(key)"
     }
 
     /// The members of a to-many relationship stored in join table `join`, for the owners
-    /// whose keys `keys` lists (a JSON array): rows of (owner, member), in the order they were written.
-    func joinMembers(join: String, owner: String, member: String, keys: String) -> SQLiteQuery {
-        "SELECT \(name: owner), \(name: member) FROM \(name: join) WHERE \(name: owner) IN (SELECT value FROM json_each(\(bind: .text(keys)))) ORDER BY rowid"
+    /// `keys`: rows of (owner, member), in the order they were written.
+    func joinMembers(join: String, owner: String, member: String, keys: OwnerKeys) -> SQLiteQuery {
+        let ownerColumn: SQLiteQuery = "\(name: owner)"
+        return "SELECT \(ownerColumn), \(name: member) FROM \(name: join) WHERE \(keys.contain(ownerColumn)) ORDER BY rowid"
     }
 }

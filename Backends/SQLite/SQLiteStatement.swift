@@ -179,6 +179,12 @@ final class SQLiteStatement {
     /// Column `index` as an integer.
     func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
 
+    /// Column `index` when it holds an integer; `nil` for any other type, which
+    /// ``int64(_:)`` would convert (a real number to its integer part, text to its leading digits).
+    func integer(_ index: Int32) -> Int64? {
+        sqlite3_column_type(handle, index) == SQLITE_INTEGER ? sqlite3_column_int64(handle, index) : nil
+    }
+
     /// The query plan SQLite chose, one line per step (`EXPLAIN QUERY PLAN`).
     static func queryPlan(for sql: String, bindings: [SQLiteValue], on connection: SQLiteConnection) throws -> [String] {
         let statement = try connection.prepare("EXPLAIN QUERY PLAN " + sql)

@@ -314,6 +314,64 @@ extension SQLiteStoreTests {
         }
     }
 
+    /// The owners of a to-many load bind as the two ends of a range when their keys run
+    /// without a gap, and as a JSON list otherwise (a gap, or a span no `Int64` holds); each
+    /// key finds its owner's row either way, and a repeated key is damage.
+    @Test func ownersWhoseKeysRunWithoutAGapBindAsTheirTwoEnds() throws {
+        func form(_ keys: [Int64]) -> String {
+            switch SQLiteQueryCompiler.OwnerKeys(keys) {
+            case .run(let keys): "\(keys.lowerBound)...\(keys.upperBound)"
+            case .list(let json): json
+            }
+        }
+        #expect(form([3, 1, 2]) == "1...3")
+        #expect(form([7]) == "7...7")
+        #expect(form([1, 3]) == "[1,3]")
+        #expect(form([Int64.min, Int64.max]) == "[-9223372036854775808,9223372036854775807]")
+
+        let run = try OwnerRows([12, 10, 11])
+        #expect([9, 10, 11, 12, 13].map(run.row(of:)) == [nil, 1, 2, 0, nil])
+        let list = try OwnerRows([20, 10])
+        #expect([10, 15, 20].map(list.row(of:)) == [1, nil, 0])
+        // [1, 1, 3] spans as many keys as it holds, like a run.
+        for keys: [Int64] in [[1, 1, 3], [1, 5, 1]] {
+            #expect(throws: OwnerRows.RepeatedKey.self) { try OwnerRows(keys) }
+        }
+    }
+
+    /// Three trips' lists read the same whether the owners' keys run without a gap (every
+    /// trip) or not (the first and the last), with and without prefetching; a member whose
+    /// owner column holds a real number inside the run (damage) belongs to no list, as it
+    /// matches no key of a list.
+    @Test func toManyListsReadTheSameWhetherTheOwnersKeysRunOrNot() throws {
+        let url = storeURL("runs")
+        let container = try container(url)
+        let context = ModelContext(container)
+        for (index, name) in ["A", "B", "C"].enumerated() {
+            let trip = DiskTrip(name: name, destination: name, startDate: today, endDate: today + Double(index))
+            trip.bucketList = [DiskItem(title: "\(name)1", isInPlan: true), DiskItem(title: "\(name)2", isInPlan: true)]
+            context.insert(trip)
+        }
+        let stray = DiskItem(title: "stray", isInPlan: false)
+        context.insert(stray)
+        try context.save()
+        func lists(prefetching: Bool, every: Bool) throws -> [[String]] {
+            var descriptor = FetchDescriptor<DiskTrip>(predicate: every ? nil : #Predicate { $0.name != "B" }, sortBy: [SortDescriptor(\.name)])
+            if prefetching { descriptor.relationshipKeyPathsForPrefetching = [\.bucketList] }
+            let reader = ModelContext(container)  // faults load through the context, so keep it
+            return try reader.fetch(descriptor).map { $0.bucketList.map(\.title).sorted() }
+        }
+        for prefetching in [false, true] {
+            #expect(try lists(prefetching: prefetching, every: true) == [["A1", "A2"], ["B1", "B2"], ["C1", "C2"]])
+            #expect(try lists(prefetching: prefetching, every: false) == [["A1", "A2"], ["C1", "C2"]])
+        }
+        let keys = try ModelContext(container).fetch(FetchDescriptor<DiskTrip>()).compactMap { $0.persistentModelID.primaryKey(as: Int64.self) }
+        #expect(keys.sorted() == [1, 2, 3], "the trips' keys run from 1, so 1.5 lies inside them")
+        try SQLiteConnection(path: url.path).execute(#"UPDATE "DiskItem" SET "trip" = 1.5 WHERE "title" = 'stray'"#)
+        #expect(try lists(prefetching: false, every: true) == [["A1", "A2"], ["B1", "B2"], ["C1", "C2"]])
+        #expect(try lists(prefetching: false, every: false) == [["A1", "A2"], ["C1", "C2"]])
+    }
+
     @Test func deleteByPredicateRemovesJoinRowsAndExternalFilesOfTheMatchesOnly() throws {
         let url = storeURL("albums")
         let container = try ModelContainer(for: Album.self, Picture.self, configurations: ModelConfiguration(url: url))
