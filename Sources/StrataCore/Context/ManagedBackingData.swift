@@ -112,7 +112,7 @@ class ManagedData {
         case .loaded(let value): return value
         case .toOneFault: return .toOne(nil)
         case .toManyFault:
-            guard let type = layout.collectionTypes[slot] else { return .unset }
+            guard let type = layout.collectionType(at: slot) else { return .unset }
             return .toMany(RelationshipEditing.make(type, []))
         case .unloaded: return .unset
         }

@@ -35,7 +35,7 @@ extension ModelContext {
             data[slot: slot] = .loaded(.toOne(model))
             return .toOne(model)
         case .toManyFault(let ids):
-            guard let type = data.layout.collectionTypes[slot] else { return .unset }
+            guard let type = data.layout.collectionType(at: slot) else { return .unset }
             let collection = try RelationshipEditing.make(type, registeredAs: ids, in: self) ?? RelationshipEditing.make(type, existingModels(for: ids))
             let value = BackingValue.toMany(collection)
             data[slot: slot] = .loaded(value)

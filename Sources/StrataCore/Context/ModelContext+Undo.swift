@@ -84,7 +84,7 @@ extension ModelContext {
             case .toOneFault(let id):
                 data[slot: slot] = .loaded(.toOne(registered[id]))
             case .toManyFault(let ids):
-                guard let type = layout.collectionTypes[slot] else { continue }
+                guard let type = layout.collectionType(at: slot) else { continue }
                 data[slot: slot] = .loaded(.toMany(RelationshipEditing.make(type, ids.compactMap { registered[$0] })))
             default:
                 break

@@ -13,8 +13,15 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
     let keyPaths: [AnyKeyPath]
     /// The value transformer name of each `.transformable(by:)` attribute, by slot.
     let transformerNames: [Int: String]
-    /// The collection type of each to-many relationship, by slot.
-    let collectionTypes: [Int: any RelationshipCollection.Type]
+    /// The collection type of each to-many relationship, by slot (`nil` for other slots); read
+    /// with ``collectionType(at:)``. An array: a to-many fault looked its type up in a
+    /// dictionary keyed by slot, about 130 instructions a load.
+    private let collectionTypes: [(any RelationshipCollection.Type)?]
+
+    /// The collection type of the to-many relationship at `slot`, `nil` for any other slot.
+    func collectionType(at slot: Int) -> (any RelationshipCollection.Type)? {
+        collectionTypes.indices.contains(slot) ? collectionTypes[slot] : nil
+    }
     /// The slots of relationships, to-one and to-many, in order.
     let relationshipSlots: [Int]
     /// For each `.ephemeral` attribute with a default value or an optional type, by slot: the
@@ -61,13 +68,7 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
             }
         }
         transformerNames = transformers
-        var collections: [Int: any RelationshipCollection.Type] = [:]
-        for (slot, type) in valueTypes.enumerated() {
-            if let collection = type as? any RelationshipCollection.Type {
-                collections[slot] = collection
-            }
-        }
-        collectionTypes = collections
+        collectionTypes = valueTypes.map { $0 as? any RelationshipCollection.Type }
         let relationships = metadata.indices.filter { slot in
             switch shapes[slot].role {
             case .toOne, .toMany: true
