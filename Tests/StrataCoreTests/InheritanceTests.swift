@@ -71,6 +71,17 @@ import Testing
         #expect(Schema([Stop.self]).storage == nil, "a schema without inheritance must be its own storage schema")
     }
 
+    /// A to-many read takes the stored collection as it is when it is of the property's
+    /// type, and otherwise converts it: an array of a subclass reads as one of its
+    /// superclass, and an array holding another class does not pass for the subclass's.
+    @Test func aStoredCollectionReadsAsThePropertysTypeOrIsConverted() {
+        let leisure = LeisureJourney(name: "Coast", start: .now, reason: "sea")
+        let business = BusinessJourney(name: "Fair", start: .now)
+        #expect(_collection([leisure] as any RelationshipCollection, as: [LeisureJourney].self)?.map(\.name) == ["Coast"])
+        #expect(_collection([leisure] as any RelationshipCollection, as: [Journey].self)?.map(\.name) == ["Coast"])
+        #expect(_collection([business] as [Journey] as any RelationshipCollection, as: [LeisureJourney].self) == nil)
+    }
+
     @Test func aSubclassListedAloneBringsItsSuperclass() {
         #expect(Schema([LeisureJourney.self]).entities.map(\.name).contains("Journey"))
     }
