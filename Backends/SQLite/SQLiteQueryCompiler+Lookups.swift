@@ -35,7 +35,8 @@ extension SQLiteQueryCompiler {
         /// The keys as a JSON array (``SQLiteQueryCompiler/jsonArray(of:)``).
         case list(String)
 
-        /// `keys`, which hold no key twice.
+        /// `keys`, as a run when they span as many keys as they hold. A repeated key can make
+        /// keys with a gap look like a run; ``OwnerRows`` checks for repeats.
         init(_ keys: [Int64]) {
             if let first = keys.first {
                 var lower = first
