@@ -45,8 +45,7 @@ extension SQLiteQueryCompiler {
                     lower = Swift.min(lower, key)
                     upper = Swift.max(upper, key)
                 }
-                let (span, overflow) = upper.subtractingReportingOverflow(lower)
-                if !overflow && span == keys.count - 1 {
+                if (lower...upper).isEveryKey(of: Int64(keys.count)) {
                     self = .run(lower...upper)
                     return
                 }

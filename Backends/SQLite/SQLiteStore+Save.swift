@@ -493,7 +493,7 @@ struct SaveWriter {
             try remove(table, selection: selection, delete: delete, on: connection)
             let removed = connection.changes
             let keys: DeletedKeys
-            if let bounds, Self.holdsEveryKey(bounds, count: Int64(removed)) {
+            if let bounds, bounds.isEveryKey(of: Int64(removed)) {
                 keys = .range(bounds)
             } else if bounds == nil, removed == 0 {
                 keys = .none
@@ -580,14 +580,8 @@ struct SaveWriter {
         let count = statement.int64(2)
         let lowest = statement.int64(0)
         let highest = statement.int64(1)
-        guard highest >= lowest, Self.holdsEveryKey(lowest...highest, count: count) else { return nil }
+        guard highest >= lowest, (lowest...highest).isEveryKey(of: count) else { return nil }
         return lowest...highest
-    }
-
-    /// Whether `count` distinct keys between the ends of `bounds` are every key of it,
-    /// compared without overflow (the bounds may span more keys than an `Int64` counts).
-    private static func holdsEveryKey(_ bounds: ClosedRange<Int64>, count: Int64) -> Bool {
-        count > 0 && bounds.upperBound.subtractingReportingOverflow(bounds.lowerBound) == (count - 1, false)
     }
 
     /// The lowest and highest key of `table`, each one step down the b-tree; `nil` when it has no row.
@@ -659,5 +653,13 @@ struct SaveWriter {
                 details: "the SQLite store \(store.path) holds no entity \(table.entityName)")
         }
         return statements
+    }
+}
+
+extension ClosedRange<Int64> {
+    /// Whether `count` distinct keys between these bounds are every key of them, compared
+    /// without overflow (the bounds may span more keys than an `Int64` counts).
+    func isEveryKey(of count: Int64) -> Bool {
+        count > 0 && upperBound.subtractingReportingOverflow(lowerBound) == (count - 1, false)
     }
 }
