@@ -139,15 +139,15 @@ public enum SQLiteLibrary {
     /// The library's version, such as `3.40.1`.
     public static var version: String { String(cString: sqlite3_libversion()) }
 
-    /// Whether a new connection zeroes the content a delete frees (`PRAGMA secure_delete`).
-    /// Builds made with `SQLITE_SECURE_DELETE`, as Debian's is, answer `true`: a delete of
-    /// every row then writes each page it frees, zeroed, to the log and, at the checkpoint,
-    /// to the database file, in all three backends alike.
-    ///
-    /// - Throws: ``RawSQLiteError`` when an in-memory database cannot be opened.
-    public static func securesDeletes() throws -> Bool {
-        let database = try RawDatabase(memoryOnly: ())
-        let select = try database.prepare("PRAGMA secure_delete")
-        return try select.step() && select.int64(0) != 0
-    }
+    /// Whether a new connection zeroes the content a delete frees (`PRAGMA secure_delete`),
+    /// asked once; `nil` when an in-memory database could not be opened to ask. Builds made
+    /// with `SQLITE_SECURE_DELETE`, as Debian's is, answer `true`: a delete of every row then
+    /// writes each page it frees, zeroed, to the log and, at the checkpoint, to the database
+    /// file, in all three backends alike.
+    public static let securesDeletes: Bool? = {
+        guard let database = try? RawDatabase(memoryOnly: ()), let select = try? database.prepare("PRAGMA secure_delete"),
+            let row = try? select.step()
+        else { return nil }
+        return row && select.int64(0) != 0
+    }()
 }

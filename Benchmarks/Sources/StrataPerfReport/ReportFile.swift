@@ -64,7 +64,7 @@ struct ReportFile: Encodable {
         n = options.count
         repetitions = options.repetitions
         sqliteVersion = SQLiteLibrary.version
-        sqliteSecureDelete = try? SQLiteLibrary.securesDeletes()
+        sqliteSecureDelete = SQLiteLibrary.securesDeletes
         graphTrips = GraphValues.tripCount(options.count)
         date = ISO8601DateFormatter().string(from: Date())
         backends = options.backends.map(\.rawValue)

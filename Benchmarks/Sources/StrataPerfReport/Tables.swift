@@ -22,7 +22,7 @@ struct Tables {
     /// What the library does with the pages a delete frees, which the delete row's three
     /// backends all pay for.
     static var secureDeleteNote: String {
-        switch try? SQLiteLibrary.securesDeletes() {
+        switch SQLiteLibrary.securesDeletes {
         case true?: "`secure_delete` is on by default in this build: a delete writes every page it frees, zeroed."
         case false?: "`secure_delete` is off by default in this build."
         case nil: "`secure_delete` could not be read."
