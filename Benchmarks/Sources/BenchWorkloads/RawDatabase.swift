@@ -43,6 +43,9 @@ final class RawDatabase {
     /// The rows the last INSERT, UPDATE or DELETE changed.
     var changes: Int { Int(sqlite3_changes64(handle)) }
 
+    /// The key of the row the last INSERT added.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// The number of rows of `table`.
     ///
     /// - Throws: ``RawSQLiteError`` when the table is missing.

@@ -13,6 +13,10 @@ public enum Backend: String, CaseIterable, Sendable {
     case strataUndo = "strata-undo"
     /// GRDB 7's record API with a Codable record.
     case grdb
+    /// Raw's SQLite C code into objects of the shape every SwiftData `@Model` has (an
+    /// observation registrar, values behind a backing-data object, one object per key): how
+    /// close to raw any SwiftData-shaped API can come; for insert, fetch and graph.
+    case modelFloor = "model-floor"
 }
 
 /// What is measured; each starts from its own fresh file.
@@ -98,6 +102,7 @@ public enum WorkloadRuns {
         case .strataNoHistory: return try StrataRuns.make(workload, fixtures: fixtures, history: .disabled)
         case .strataUndo: return try StrataRuns.make(workload, fixtures: fixtures, history: .unlimited, undo: true)
         case .grdb: return try GRDBRuns.make(workload, fixtures: fixtures)
+        case .modelFloor: return try ModelFloorRuns.make(workload, fixtures: fixtures)
         }
     }
 
@@ -134,12 +139,14 @@ extension Backend {
     var readsStrataSeed: Bool { self == .strata || self == .strataNoHistory || self == .strataUndo }
 
     /// Whether the backend has a version of `workload`: GRDB has no in-memory or JSON store,
-    /// and the undo backend only measures writes.
+    /// the undo backend only measures writes, and the model floor stands beside the goals
+    /// Strata has not reached (insert, fetch, graph).
     public func runs(_ workload: Workload) -> Bool {
         switch self {
         case .raw, .strata, .strataNoHistory: return true
         case .grdb: return workload != .memfilter && workload != .json && !workload.needsPostgres
         case .strataUndo: return workload == .insert || workload == .update || workload == .delete
+        case .modelFloor: return workload == .insert || workload == .fetch || workload == .graph
         }
     }
 }

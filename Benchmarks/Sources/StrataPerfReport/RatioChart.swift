@@ -63,6 +63,7 @@ struct RatioChart {
         case .strataNoHistory: return "#8fbbe0"
         case .strataUndo: return "#9467bd"
         case .grdb: return "#2ca02c"
+        case .modelFloor: return "#ff7f0e"
         }
     }
 

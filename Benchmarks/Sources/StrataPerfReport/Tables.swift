@@ -15,7 +15,7 @@ struct Tables {
         printProcessorTime()
         printMemoryPerModel()
         print("\nRatios are medians of per-repetition ratios (backend and raw paired in the same repetition).")
-        print("`–`: the backend does not run the workload (GRDB has no in-memory or JSON store; strata-undo measures writes only).")
+        print("`–`: the backend does not run the workload (GRDB has no in-memory or JSON store; strata-undo measures writes only; model-floor runs insert, fetch and graph).")
         print("SQLite \(SQLiteLibrary.version) for every SQLite backend; \(Self.secureDeleteNote)")
     }
 
