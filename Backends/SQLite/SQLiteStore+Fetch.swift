@@ -15,9 +15,17 @@ extension SQLiteStore {
     private func fetch<T: PersistentModel>(
         _ request: DataStoreFetchRequest<T>, on connection: SQLiteConnection
     ) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        let (snapshots, related) = try rows(request, on: connection)
+        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots, relatedSnapshots: related.byIdentifier)
+    }
+
+    /// The snapshots ``fetch(_:)`` returns, with the related snapshots as read.
+    private func rows<T: PersistentModel>(
+        _ request: DataStoreFetchRequest<T>, on connection: SQLiteConnection
+    ) throws -> (snapshots: [DefaultSnapshot], related: RelatedSnapshots) {
         let table = try table(for: T.self)
         let (reader, selection) = reader(for: request, of: table)
-        var related: [PersistentIdentifier: DefaultSnapshot] = [:]
+        var related = RelatedSnapshots()
         if let identifiers = request.identifiers {
             let keys = table.keys(of: identifiers, storeIdentifier: identifier)
             var byKey: [Int64: DefaultSnapshot] = [:]
@@ -27,12 +35,10 @@ extension SQLiteStore {
                     if let key = snapshot.persistentIdentifier.primaryKey(as: Int64.self) { byKey[key] = snapshot }
                 }
             }
-            let snapshots = keys.compactMap { byKey[$0] }
-            return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots, relatedSnapshots: related)
+            return (keys.compactMap { byKey[$0] }, related)
         }
         let query = try selectQuery(request, of: table, selection: selection)
-        let snapshots = try reader.read(query, on: connection, related: &related)
-        return DataStoreFetchResult(descriptor: request.descriptor, fetchedSnapshots: snapshots, relatedSnapshots: related)
+        return (try reader.read(query, on: connection, related: &related), related)
     }
 
     /// Hands each row's snapshot to `body` as it is stepped, when nothing is read after the
@@ -43,7 +49,7 @@ extension SQLiteStore {
     public func fetch<T: PersistentModel>(
         _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
     ) throws -> [PersistentIdentifier: DefaultSnapshot] {
-        try read { connection in try fetch(request, each: body, on: connection) }
+        try read { connection in try fetch(request, each: body, on: connection).byIdentifier }
     }
 
     /// As ``fetch(_:each:)``, with the external change count as of the fetch's read: the
@@ -54,6 +60,18 @@ extension SQLiteStore {
     public func fetchWithExternalChangeCount<T: PersistentModel>(
         _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
     ) throws -> (relatedSnapshots: [PersistentIdentifier: DefaultSnapshot], externalChangeCount: Int64?) {
+        let (related, count) = try fetchRelatedInOrder(request, each: body)
+        return (related.byIdentifier, count)
+    }
+
+    /// As ``fetchWithExternalChangeCount(_:each:)``, with the destinations of prefetched
+    /// to-many relationships listed in the order their owners name them (see
+    /// `RelatedSnapshots`): read by owner key, then by their own key.
+    ///
+    /// - Throws: As ``fetch(_:each:)``.
+    package func fetchRelatedInOrder<T: PersistentModel>(
+        _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
+    ) throws -> (related: RelatedSnapshots, externalChangeCount: Int64?) {
         try read { connection in
             let related = try fetch(request, each: body, on: connection)
             return (related, externalChangeCount(asOfLastReadOn: connection))
@@ -62,17 +80,17 @@ extension SQLiteStore {
 
     private func fetch<T: PersistentModel>(
         _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void, on connection: SQLiteConnection
-    ) throws -> [PersistentIdentifier: DefaultSnapshot] {
+    ) throws -> RelatedSnapshots {
         let table = try table(for: T.self)
         guard request.identifiers == nil, !table.hasToManyProperties else {
-            let result = try fetch(request, on: connection)
-            for snapshot in result.fetchedSnapshots { try body(snapshot) }
-            return result.relatedSnapshots
+            let (snapshots, related) = try rows(request, on: connection)
+            for snapshot in snapshots { try body(snapshot) }
+            return related
         }
         let (reader, selection) = reader(for: request, of: table)
         let query = try selectQuery(request, of: table, selection: selection)
         try reader.read(query, on: connection, each: body)
-        return [:]
+        return RelatedSnapshots()
     }
 
     /// The reader of `request`'s rows of `table` and the columns it selects: the key, then
@@ -303,7 +321,7 @@ struct SnapshotReader {
     ///
     /// - Throws: ``SQLiteStoreError``, or ``SwiftDataError/modelValidationFailure`` naming the row, the entity and the property of a value that cannot be of its property's kind.
     func read(
-        _ query: SQLiteQuery, on connection: SQLiteConnection, related: inout [PersistentIdentifier: DefaultSnapshot]
+        _ query: SQLiteQuery, on connection: SQLiteConnection, related: inout RelatedSnapshots
     ) throws -> [DefaultSnapshot] {
         let statement = try connection.cached(query.sql)
         try statement.bind(query.bindings)
@@ -479,7 +497,7 @@ struct SnapshotReader {
 
     /// `positions` maps names to positions in a partial row; `nil` for full rows, in slot order.
     private func loadToMany(
-        into snapshots: inout [DefaultSnapshot], positions: [String: Int]?, related: inout [PersistentIdentifier: DefaultSnapshot],
+        into snapshots: inout [DefaultSnapshot], positions: [String: Int]?, related: inout RelatedSnapshots,
         on connection: SQLiteConnection
     ) throws {
         // Only entities with to-many relationships read anything more.
@@ -528,11 +546,13 @@ struct SnapshotReader {
     }
 
     /// Reads the whole rows of `target` whose to-one `column` holds the key of one of
-    /// `owners`, in key order: their snapshots go into `related`, and their identifiers are
-    /// returned as each owner's list. `nil` when the store has no table for `target`.
+    /// `owners`, in key order: their snapshots are listed in `related` in the order of their
+    /// owners' keys, then their own (the order of the lists, for owners read in key order),
+    /// and their identifiers are returned as each owner's list. `nil` when the store has no
+    /// table for `target`.
     private func prefetch(
         _ target: String, through column: String, owners: OwnerRows,
-        related: inout [PersistentIdentifier: DefaultSnapshot], on connection: SQLiteConnection
+        related: inout RelatedSnapshots, on connection: SQLiteConnection
     ) throws -> [[PersistentIdentifier]]? {
         guard let destination = store.mapping.tables[target] else { return nil }
         let reader = SnapshotReader(store: store, table: destination, columns: destination.columns, partial: false, wanted: [])
@@ -551,11 +571,11 @@ struct SnapshotReader {
         for case let owner? in ownerOfMember { counts[owner] += 1 }
         var lists = [[PersistentIdentifier]](repeating: [], count: owners.count)
         for (owner, count) in counts.enumerated() where count > 0 { lists[owner].reserveCapacity(count) }
-        related.reserveCapacity(related.count + members.count)
+        related.listed.reserveCapacity(related.listed.count + members.count)
         for (member, owner) in zip(members, ownerOfMember) {
             guard let owner else { continue }
             lists[owner].append(member.persistentIdentifier)
-            related[member.persistentIdentifier] = member
+            related.listed.append(member)
         }
         return lists
     }

@@ -25,7 +25,7 @@ import StrataCore
 /// connection.create_collation("strata_canonical", canonical)
 /// ```
 public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStoreMigrating, DataStoreExplaining, DataStorePartialUpdating, DataStorePagingByIdentifier, DataStoreExternalChangeDetecting,
-    DataStoreStreaming, DataStoreStreamingWithChangeCount, HistoryProviding, @unchecked Sendable
+    DataStoreStreaming, DataStoreStreamingWithChangeCount, DataStoreStreamingRelatedInOrder, HistoryProviding, @unchecked Sendable
 {
     /// The configuration the store was opened with.
     public let configuration: ModelConfiguration

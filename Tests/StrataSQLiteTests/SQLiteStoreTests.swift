@@ -372,6 +372,70 @@ extension SQLiteStoreTests {
         #expect(try lists(prefetching: false, every: false) == [["A1", "A2"], ["C1", "C2"]])
     }
 
+    /// The store lists a prefetch's destinations in the order of their owners' keys, then
+    /// their own; the context takes them in that order when its models name them so, and
+    /// looks them up by identifier otherwise (another sort, a window the context cuts, some
+    /// already registered). Either way every destination of the fetched models is registered
+    /// by the fetch itself, and a registered one keeps its object and unsaved change.
+    @Test func aPrefetchTakesItsListedDestinationsInOrderOrLooksThemUp() throws {
+        let container = try container(storeURL("listed"))
+        let writer = ModelContext(container)
+        for (index, name) in ["A", "B", "C"].enumerated() {
+            let trip = DiskTrip(name: name, destination: name, startDate: today, endDate: today + Double(index))
+            trip.bucketList = [DiskItem(title: "\(name)1", isInPlan: true), DiskItem(title: "\(name)2", isInPlan: true)]
+            writer.insert(trip)
+        }
+        try writer.save()
+        let itemIDs = Dictionary(
+            uniqueKeysWithValues: try ModelContext(container).fetch(FetchDescriptor<DiskItem>()).map { ($0.title, $0.persistentModelID) })
+
+        // The store's own answer: listed in key order, and by identifier through the public protocols.
+        let store = try SQLiteStore(ModelConfiguration(schema: container.schema, url: storeURL("listed")), migrationPlan: nil)
+        var prefetching = FetchDescriptor<DiskTrip>()
+        prefetching.relationshipKeyPathsForPrefetching = [\.bucketList]
+        let request = DataStoreFetchRequest(editingState: EditingState(), descriptor: prefetching, filter: .success(nil), sort: .success([]))
+        let listed = try store.fetchRelatedInOrder(request) { _ in }.related
+        #expect(listed.listed.map { $0["title"] } == ["A1", "A2", "B1", "B2", "C1", "C2"].map { .string($0) })
+        #expect(listed.others.isEmpty)
+        let byIdentifier = try store.fetchWithExternalChangeCount(request) { _ in }.relatedSnapshots
+        #expect(Set(byIdentifier.keys) == Set(itemIDs.values))
+
+        /// Fetches with `descriptor`, prefetching the bucket lists, and checks that the
+        /// fetched trips' items are registered before any is read, then returns the lists.
+        func fetch(_ descriptor: FetchDescriptor<DiskTrip>, in context: ModelContext) throws -> [[String]] {
+            var descriptor = descriptor
+            descriptor.relationshipKeyPathsForPrefetching = [\.bucketList]
+            let trips = try context.fetch(descriptor)
+            for trip in trips {
+                for suffix in ["1", "2"] {
+                    let id = try #require(itemIDs[trip.name + suffix])
+                    #expect((context.registeredModel(for: id) as DiskItem?) != nil, "\(trip.name + suffix) was not registered by the fetch")
+                }
+            }
+            return trips.map { $0.bucketList.map(\.title) }
+        }
+        // Key order: the listed destinations are taken as they come.
+        #expect(try fetch(FetchDescriptor(), in: ModelContext(container)) == [["A1", "A2"], ["B1", "B2"], ["C1", "C2"]])
+        // Another order: looked up.
+        let descending = FetchDescriptor<DiskTrip>(sortBy: [SortDescriptor(\.name, order: .reverse)])
+        #expect(try fetch(descending, in: ModelContext(container)) == [["C1", "C2"], ["B1", "B2"], ["A1", "A2"]])
+        // A window the context cuts (it has a pending trip): the middle trip's items are not the first listed.
+        let pending = ModelContext(container)
+        pending.insert(DiskTrip(name: "Z", destination: "Z", startDate: today, endDate: today))
+        var middle = FetchDescriptor<DiskTrip>(sortBy: [SortDescriptor(\.name)])
+        middle.fetchOffset = 1
+        middle.fetchLimit = 1
+        #expect(try fetch(middle, in: pending) == [["B1", "B2"]])
+        // An item registered with an unsaved change keeps its object and its change.
+        let editing = ModelContext(container)
+        let a1ID = try #require(itemIDs["A1"])
+        let a1 = try #require(editing.model(for: a1ID) as? DiskItem)
+        a1.title = "A1 edited"
+        #expect(try fetch(FetchDescriptor(), in: editing) == [["A1 edited", "A2"], ["B1", "B2"], ["C1", "C2"]])
+        let registered: DiskItem? = editing.registeredModel(for: a1ID)
+        #expect(registered === a1)
+    }
+
     @Test func deleteByPredicateRemovesJoinRowsAndExternalFilesOfTheMatchesOnly() throws {
         let url = storeURL("albums")
         let container = try ModelContainer(for: Album.self, Picture.self, configurations: ModelConfiguration(url: url))

@@ -17,6 +17,8 @@ final class StoreBox: @unchecked Sendable {
     private let streaming: (any DataStoreStreaming)?
     /// The store as one that also tells the external change count of a streamed fetch, cast once.
     private let streamingWithChangeCount: (any DataStoreStreamingWithChangeCount)?
+    /// The store as one that lists prefetched destinations in order, cast once.
+    private let streamingRelatedInOrder: (any DataStoreStreamingRelatedInOrder)?
     /// The store's batch deletes, cast once: a first cast of a store type to a protocol
     /// searches every conformance record of the process (about a million instructions for a
     /// delete's few casts), which is better paid when the container opens than in a save.
@@ -36,6 +38,7 @@ final class StoreBox: @unchecked Sendable {
         self.externalChangeDetector = store as? any DataStoreExternalChangeDetecting
         self.streaming = store as? any DataStoreStreaming
         self.streamingWithChangeCount = store as? any DataStoreStreamingWithChangeCount
+        self.streamingRelatedInOrder = store as? any DataStoreStreamingRelatedInOrder
         self.batching = store as? any DataStoreBatching
         self.batchDeleteListing = store as? any DataStoreBatchDeleteListing
         self.updatesPartially = store is any DataStorePartialUpdating
@@ -104,19 +107,23 @@ final class StoreBox: @unchecked Sendable {
     var streams: Bool { streaming != nil }
 
     /// Calls `body` with each snapshot `request` selects, as the store reads it, and returns
-    /// the related snapshots with the external change count as of the read, when the store
-    /// tells it (``DataStoreStreamingWithChangeCount``); `nil`, calling nothing, for a store
-    /// that does not stream.
+    /// the related snapshots (prefetched destinations listed in order when the store lists
+    /// them, ``DataStoreStreamingRelatedInOrder``) with the external change count as of the
+    /// read, when the store tells it (``DataStoreStreamingWithChangeCount``); `nil`, calling
+    /// nothing, for a store that does not stream.
     ///
     /// - Throws: The store's error, or the error `body` threw.
     func fetch<T: PersistentModel>(
         _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
-    ) throws -> (related: [PersistentIdentifier: DefaultSnapshot], externalChangeCount: Int64?)? {
+    ) throws -> (related: RelatedSnapshots, externalChangeCount: Int64?)? {
+        if let streamingRelatedInOrder {
+            return try streamingRelatedInOrder.fetchRelatedInOrder(request, each: body)
+        }
         if let streamingWithChangeCount {
             let result = try streamingWithChangeCount.fetchWithExternalChangeCount(request, each: body)
-            return (result.relatedSnapshots, result.externalChangeCount)
+            return (RelatedSnapshots(result.relatedSnapshots), result.externalChangeCount)
         }
-        return try streaming.map { (try $0.fetch(request, each: body), nil) }
+        return try streaming.map { (RelatedSnapshots(try $0.fetch(request, each: body)), nil) }
     }
 
     func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {

@@ -113,8 +113,11 @@ extension ModelContext {
     }
 
     /// Keeps snapshots a store sent along with a fetch, to resolve faults without a trip.
-    func remember(_ related: [PersistentIdentifier: DefaultSnapshot]) {
-        for (id, snapshot) in related where registered[id] == nil { knownSnapshots[id] = snapshot }
+    func remember(_ related: RelatedSnapshots) {
+        related.forEach { snapshot in
+            let id = snapshot.persistentIdentifier
+            if registered[id] == nil { knownSnapshots[id] = snapshot }
+        }
     }
 
     /// Registers a fetched snapshot: the live registered model (refreshed if unchanged) or a new one.
@@ -148,16 +151,19 @@ extension ModelContext {
     /// Each snapshot's values are freed once its model holds them (the snapshots keep their
     /// identifiers), so a large fetch never holds every row twice.
     ///
-    /// - Parameter unregistered: The caller checked that no snapshot's model is registered
-    ///   and that the context knows none of the snapshots, so none is probed for.
+    /// - Parameters:
+    ///   - range: The snapshots to register, all of them when `nil`.
+    ///   - unregistered: The caller checked that no snapshot's model is registered and that
+    ///     the context knows none of the snapshots, so none is probed for.
     /// - Throws: As ``materialize(_:partial:)``.
     func materialize<T: PersistentModel>(
-        _ snapshots: inout [DefaultSnapshot], partial: Bool, unregistered: Bool = false, as type: T.Type
+        _ snapshots: inout [DefaultSnapshot], in range: Range<Int>? = nil, partial: Bool, unregistered: Bool = false, as type: T.Type
     ) throws -> [T] {
+        let range = range ?? snapshots.indices
         var run = startMaterializing(partial: partial, unregistered: unregistered, as: T.self)
-        run.reserveCapacity(snapshots.count)
-        if let first = snapshots.first { registered.reserveCapacity(adding: snapshots.count, like: first.persistentIdentifier) }
-        for index in snapshots.indices {
+        run.reserveCapacity(range.count)
+        if !range.isEmpty { registered.reserveCapacity(adding: range.count, like: snapshots[range.lowerBound].persistentIdentifier) }
+        for index in range {
             defer { snapshots[index].releaseValues() }
             try materialize(snapshots[index], in: &run)
         }

@@ -120,13 +120,20 @@ extension ModelContext {
     /// Loads the destinations of the named relationships of `models`, one lookup per
     /// relationship, and returns how many of the `related` snapshots it registered.
     ///
+    /// A relationship whose destinations are the next of `related`'s listed snapshots, in
+    /// order, takes them as they are; otherwise its destinations are looked up by identifier.
+    ///
     /// - Throws: The store's error.
     func prefetch<T: PersistentModel>(
-        _ keyPaths: [PartialKeyPath<T>], of models: [T], related: [PersistentIdentifier: DefaultSnapshot]
+        _ keyPaths: [PartialKeyPath<T>], of models: [T], related: inout RelatedSnapshots
     ) throws -> Int {
         let layout = ModelLayout.of(T.self)
         let runtime = try runtime(for: layout.entityName)
         var taken = 0
+        // The first listed snapshot not taken yet, and every related snapshot by identifier,
+        // made for the first relationship whose destinations are not listed in order.
+        var next = 0
+        var byIdentifier: [PersistentIdentifier: DefaultSnapshot]?
         for keyPath in keyPaths {
             guard let slot = layout.slotsByKeyPath[keyPath], let relationship = runtime.relationshipBySlot[slot] else { continue }
             var ids: [PersistentIdentifier] = []
@@ -138,9 +145,42 @@ extension ModelContext {
                 default: break
                 }
             }
-            taken += try registerModels(of: ids, repeating: try destinationsCanRepeat(relationship), related: related)
+            let repeating = try destinationsCanRepeat(relationship)
+            if !repeating, let end = related.listedRun(of: ids, from: next), try registerListed(&related, next..<end) {
+                taken += end - next
+                next = end
+                continue
+            }
+            if byIdentifier == nil { byIdentifier = related.byIdentifier }
+            taken += try registerModels(of: ids, repeating: repeating, related: byIdentifier!)
         }
         return taken
+    }
+
+    /// Registers the models of `related`'s listed snapshots in `range`, the destinations of
+    /// one prefetched relationship in order, when none of them is registered yet; returns
+    /// whether it did. Their values go to the models, as a fetch's rows do.
+    ///
+    /// With one registered already, the caller looks them up instead, which skips it: made
+    /// here, its model would be made again (its initial values evaluated) only for the
+    /// identity map to keep the registered one.
+    ///
+    /// - Throws: An error registering a model.
+    private func registerListed(_ related: inout RelatedSnapshots, _ range: Range<Int>) throws -> Bool {
+        let noneRegistered = related.listed.withUnsafeBufferPointer { listed in
+            range.allSatisfy { registered[listed[$0].persistentIdentifier] == nil }
+        }
+        guard noneRegistered else { return false }
+        guard !range.isEmpty else { return true }
+        // What the store just read replaces what the context knew, as in `registerModels`.
+        if !knownSnapshots.isEmpty {
+            for index in range { knownSnapshots[related.listed[index].persistentIdentifier] = nil }
+        }
+        func register<M: PersistentModel>(as type: M.Type) throws {
+            _ = try materialize(&related.listed, in: range, partial: false, unregistered: true, as: M.self)
+        }
+        try register(as: try runtime(for: related.listed[range.lowerBound].persistentIdentifier.entityName).modelType)
+        return true
     }
 
     /// Whether a destination of `relationship` can be listed by several models: a to-one's

@@ -4,7 +4,7 @@ import Foundation
 struct FetchedRows {
     var snapshots: [DefaultSnapshot]
     /// Snapshots of related models the store sent along.
-    var related: [PersistentIdentifier: DefaultSnapshot]
+    var related: RelatedSnapshots
 }
 
 extension FetchPlan {
@@ -44,7 +44,7 @@ extension FetchPlan {
         if prefetching {
             // The store's related snapshots go straight to the prefetched models, in order,
             // rather than into the context's cache of known snapshots and out again.
-            let taken = try context.prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models, related: rows.related)
+            let taken = try context.prefetch(descriptor.relationshipKeyPathsForPrefetching, of: models, related: &rows.related)
             if taken < rows.related.count { context.remember(rows.related) }
         }
         return models
@@ -160,7 +160,7 @@ extension FetchPlan {
         while true {
             do {
                 let result = try store.fetch(storeRequest(editingState: editingState))
-                return FetchedRows(snapshots: result.snapshots, related: result.related)
+                return FetchedRows(snapshots: result.snapshots, related: RelatedSnapshots(result.related))
             } catch let error as DataStoreError where error == .preferInMemoryFilter || error == .preferInMemorySort {
                 guard storeRefused(error) else { throw error }
             }
@@ -213,7 +213,7 @@ final class SnapshotResolver {
 
     init(rows: FetchedRows, context: ModelContext) {
         self.fetched = rows.snapshots
-        self.related = rows.related
+        self.related = rows.related.byIdentifier
         self.context = context
     }
 
