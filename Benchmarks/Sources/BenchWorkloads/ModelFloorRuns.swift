@@ -73,10 +73,14 @@ final class FloorTrip: Observable {
 struct FloorIdentities<Object: AnyObject> {
     private var objects: [Object?] = []
 
-    /// Registers `object` as `key` (1 or more).
+    /// Registers `object` as `key` (1 or more); keys mostly come in order, each appended.
     mutating func register(_ object: Object, as key: Int64) {
         let index = Int(key - 1)
-        if index >= objects.count { objects.append(contentsOf: repeatElement(nil, count: index + 1 - objects.count)) }
+        if index == objects.count {
+            objects.append(object)
+            return
+        }
+        if index > objects.count { objects.append(contentsOf: repeatElement(nil, count: index + 1 - objects.count)) }
         objects[index] = object
     }
 }
