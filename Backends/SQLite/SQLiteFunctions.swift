@@ -99,8 +99,7 @@ enum SQLiteFunctions {
         try connection.check(sqlite3_create_collation_v2(
             db, Name.canonical, SQLITE_UTF8, nil,
             { _, count1, bytes1, count2, bytes2 in
-                CanonicalString.compare(
-                    utf8: UnsafeRawBufferPointer(start: bytes1, count: Int(count1)), UnsafeRawBufferPointer(start: bytes2, count: Int(count2)))
+                CanonicalString.compare(utf8: bytes1, count: Int(count1), bytes2, count: Int(count2))
             }, nil), sql: nil)
 
         try connection.check(sqlite3_create_function_v2(
