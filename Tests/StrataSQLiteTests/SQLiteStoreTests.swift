@@ -314,6 +314,16 @@ extension SQLiteStoreTests {
         }
     }
 
+    /// Inserts trips A, B and C, in that order, each with the bucket-list items `1` and `2`
+    /// after its name ("A1", "A2", …); not saved.
+    func insertLetteredTrips(into context: ModelContext) {
+        for (index, name) in ["A", "B", "C"].enumerated() {
+            let trip = DiskTrip(name: name, destination: name, startDate: today, endDate: today + Double(index))
+            trip.bucketList = [DiskItem(title: "\(name)1", isInPlan: true), DiskItem(title: "\(name)2", isInPlan: true)]
+            context.insert(trip)
+        }
+    }
+
     /// The owners of a to-many load bind as the two ends of a range when their keys run
     /// without a gap, and as a JSON list otherwise (a gap, or a span no `Int64` holds); each
     /// key finds its owner's row either way, and a repeated key is damage.
@@ -347,11 +357,7 @@ extension SQLiteStoreTests {
         let url = storeURL("runs")
         let container = try container(url)
         let context = ModelContext(container)
-        for (index, name) in ["A", "B", "C"].enumerated() {
-            let trip = DiskTrip(name: name, destination: name, startDate: today, endDate: today + Double(index))
-            trip.bucketList = [DiskItem(title: "\(name)1", isInPlan: true), DiskItem(title: "\(name)2", isInPlan: true)]
-            context.insert(trip)
-        }
+        insertLetteredTrips(into: context)
         let stray = DiskItem(title: "stray", isInPlan: false)
         context.insert(stray)
         try context.save()
@@ -380,11 +386,7 @@ extension SQLiteStoreTests {
     @Test func aPrefetchTakesItsListedDestinationsInOrderOrLooksThemUp() throws {
         let container = try container(storeURL("listed"))
         let writer = ModelContext(container)
-        for (index, name) in ["A", "B", "C"].enumerated() {
-            let trip = DiskTrip(name: name, destination: name, startDate: today, endDate: today + Double(index))
-            trip.bucketList = [DiskItem(title: "\(name)1", isInPlan: true), DiskItem(title: "\(name)2", isInPlan: true)]
-            writer.insert(trip)
-        }
+        insertLetteredTrips(into: writer)
         try writer.save()
         let itemIDs = Dictionary(
             uniqueKeysWithValues: try ModelContext(container).fetch(FetchDescriptor<DiskItem>()).map { ($0.title, $0.persistentModelID) })
