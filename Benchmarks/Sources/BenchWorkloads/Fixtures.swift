@@ -82,9 +82,7 @@ public final class Fixtures: Sendable {
         if backend.readsStrataSeed {
             try StrataInsert.write(rows, to: building)
         } else {
-            let database = try RawDatabase(path: building.path)
-            try database.execute(RawDatabase.schema)
-            try RawInsert.write(rows, into: database)
+            try RawInsert.write(rows, into: RawDatabase.withEmptyTripTable(at: building))
         }
         try Self.checkpoint(building)
         try FileManager.default.moveItem(at: building, to: seed)

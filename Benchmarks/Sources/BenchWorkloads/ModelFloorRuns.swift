@@ -20,9 +20,7 @@ enum ModelFloorRuns {
     static func make(_ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
         switch workload {
         case .insert:
-            let url = try fixtures.runFile("floor-insert.sqlite")
-            let database = try RawDatabase(path: url.path)
-            try database.execute(RawDatabase.schema)
+            let database = try RawDatabase.withEmptyTripTable(at: fixtures.runFile("floor-insert.sqlite"))
             return FloorInsert(database: database, rows: TripValues.rows(fixtures.count))
         case .fetch:
             return FloorFetch(database: try RawDatabase(path: fixtures.freshCopy(for: .modelFloor).path))
@@ -128,8 +126,7 @@ final class FloorInsert: WorkloadRun {
             trips.append(trip)
             inserted.register(trip, as: Int64(trips.count))
         }
-        let insert = try database.prepare(
-            "INSERT INTO trip (name, destination, startDate, endDate, budget, isFavorite) VALUES (?, ?, ?, ?, ?, ?)")
+        let insert = try database.prepareTripInsert()
         var saved = FloorIdentities<FloorTrip>()
         try database.execute("BEGIN IMMEDIATE")
         for trip in trips {
@@ -137,16 +134,9 @@ final class FloorInsert: WorkloadRun {
                 case .date(let start) = trip.backing.values[2], case .date(let end) = trip.backing.values[3],
                 case .double(let budget) = trip.backing.values[4], case .bool(let isFavorite) = trip.backing.values[5]
             else { throw WorkloadCheckFailed(description: "floor insert: a trip's values are not a trip's") }
-            try insert.withText(1, name) {
-                try insert.withText(2, destination) {
-                    insert.bind(3, start.timeIntervalSinceReferenceDate)
-                    insert.bind(4, end.timeIntervalSinceReferenceDate)
-                    insert.bind(5, budget)
-                    insert.bind(6, Int64(isFavorite ? 1 : 0))
-                    _ = try insert.step()
-                    insert.reset()
-                }
-            }
+            try insert.insertTrip(
+                name: name, destination: destination, startDate: start.timeIntervalSinceReferenceDate,
+                endDate: end.timeIntervalSinceReferenceDate, budget: budget, isFavorite: isFavorite)
             saved.register(trip, as: database.lastInsertRowID)
         }
         try database.execute("COMMIT")

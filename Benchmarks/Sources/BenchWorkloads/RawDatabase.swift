@@ -1,3 +1,4 @@
+import Foundation
 internal import CSQLiteBench
 
 /// A failed SQLite call in the raw baseline: the code, SQLite's message and the SQL.
@@ -67,6 +68,20 @@ final class RawDatabase {
         }
     }
 
+    /// A new database at `url` holding the empty `trip` table of ``schema``, as an insert
+    /// starts from.
+    static func withEmptyTripTable(at url: URL) throws -> RawDatabase {
+        let database = try RawDatabase(path: url.path)
+        try database.execute(schema)
+        return database
+    }
+
+    /// The one INSERT of a trip's values, prepared; SQLite gives the key. Bind a row with
+    /// ``RawStatement/insertTrip(name:destination:startDate:endDate:budget:isFavorite:)``.
+    func prepareTripInsert() throws -> RawStatement {
+        try prepare("INSERT INTO trip (name, destination, startDate, endDate, budget, isFavorite) VALUES (?, ?, ?, ?, ?, ?)")
+    }
+
     /// The schema GRDB's record maps to, with an index on `name`.
     static let schema = """
         CREATE TABLE trip (
@@ -126,6 +141,22 @@ final class RawStatement {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Inserts one trip through the statement of ``RawDatabase/prepareTripInsert()``, its
+    /// text bound without a copy.
+    @inline(__always)
+    func insertTrip(name: String, destination: String, startDate: Double, endDate: Double, budget: Double, isFavorite: Bool) throws {
+        try withText(1, name) {
+            try withText(2, destination) {
+                bind(3, startDate)
+                bind(4, endDate)
+                bind(5, budget)
+                bind(6, Int64(isFavorite ? 1 : 0))
+                _ = try step()
+                reset()
+            }
+        }
     }
 
     /// The columns `id, name, destination, startDate, endDate, budget, isFavorite`, in that order.

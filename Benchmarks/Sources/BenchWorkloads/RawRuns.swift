@@ -6,9 +6,7 @@ enum RawRuns {
     static func make(_ workload: Workload, fixtures: Fixtures) throws -> any WorkloadRun {
         switch workload {
         case .insert:
-            let url = try fixtures.runFile("raw-insert.sqlite")
-            let database = try RawDatabase(path: url.path)
-            try database.execute(RawDatabase.schema)
+            let database = try RawDatabase.withEmptyTripTable(at: fixtures.runFile("raw-insert.sqlite"))
             return RawInsert(database: database, rows: TripValues.rows(fixtures.count))
         case .fetch:
             return RawFetch(database: try RawDatabase(path: fixtures.freshCopy(for: .raw).path))
@@ -53,20 +51,12 @@ final class RawInsert: WorkloadRun {
     }
 
     static func write(_ rows: [TripRow], into database: RawDatabase) throws {
-        let insert = try database.prepare(
-            "INSERT INTO trip (name, destination, startDate, endDate, budget, isFavorite) VALUES (?, ?, ?, ?, ?, ?)")
+        let insert = try database.prepareTripInsert()
         try database.execute("BEGIN IMMEDIATE")
         for row in rows {
-            try insert.withText(1, row.name) {
-                try insert.withText(2, row.destination) {
-                    insert.bind(3, row.startDate)
-                    insert.bind(4, row.endDate)
-                    insert.bind(5, row.budget)
-                    insert.bind(6, Int64(row.isFavorite ? 1 : 0))
-                    _ = try insert.step()
-                    insert.reset()
-                }
-            }
+            try insert.insertTrip(
+                name: row.name, destination: row.destination, startDate: row.startDate, endDate: row.endDate, budget: row.budget,
+                isFavorite: row.isFavorite)
         }
         try database.execute("COMMIT")
     }
