@@ -98,7 +98,9 @@ extension PostgresStore {
         if let identifiers = request.identifiers {
             query = lookup(reader.selection, in: table, keys: table.keys(of: identifiers, storeIdentifier: identifier))
         } else {
-            guard let filter = try? request.filter else { return "PostgreSQL cannot express the filter; the core filters in memory" }
+            // `try?` would read a fetch without a predicate (a `nil` filter) as one PostgreSQL cannot express.
+            let filter: FilterExpression?
+            do { filter = try request.filter } catch { return "PostgreSQL cannot express the filter; the core filters in memory" }
             do {
                 query = try compiler.select(
                     reader.selection, from: table, filter: filter, sort: (try? request.sortKeys) ?? [],

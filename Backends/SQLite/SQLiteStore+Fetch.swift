@@ -246,7 +246,9 @@ extension SQLiteStore {
             return (["SQL: \(query.sql)", "lookup of \(keys.count) key(s) in chunks of at most \(SQLiteQueryCompiler.lookupChunkSize)"]
                 + plan.map { "plan: \($0)" }).joined(separator: "\n")
         }
-        guard let filter = try? request.filter else { return "SQLite cannot express the filter; the core filters in memory" }
+        // `try?` would read a fetch without a predicate (a `nil` filter) as one SQLite cannot express.
+        let filter: FilterExpression?
+        do { filter = try request.filter } catch { return "SQLite cannot express the filter; the core filters in memory" }
         let sort = (try? request.sortKeys) ?? []
         let query: SQLiteQuery
         do {

@@ -68,6 +68,8 @@ struct PostgresQueryTests {
         let context = try context(name)
         #expect(try names(context, #Predicate<Port> { $0.voyage?.name == "Baltic" }, \.city) == ["Oslo", "Riga"])
         #expect(try names(context, #Predicate<Port> { $0.voyage?.name == nil }, \.city) == ["Nowhere"])
+        let everything = context.explain(FetchDescriptor<Port>())
+        #expect(everything.contains("SQL: SELECT") && !everything.contains("cannot express"), "a fetch without a predicate runs in PostgreSQL: \(everything)")
         #expect(try names(context, #Predicate<Port> { ($0.voyage?.budget ?? 0) > 1_500 }, \.city) == ["Athens"])
         #expect(try names(context, #Predicate<Voyage> { ($0.budget > 1_500 ? $0.name : "low") == "low" }, \.name) == ["Baltic", "Idle"])
         #expect(try names(context, #Predicate<Voyage> { $0.ports.contains { $0.city == "Riga" } }, \.name) == ["Baltic"])
