@@ -36,6 +36,40 @@ import Testing
         #expect(try reopened.fetchCount(FetchDescriptor<Trip>()) == 0)
     }
 
+    /// A save's `didSave` lists every store's inserts, store by store in the container's
+    /// order and each store's in the order they were inserted, as their identifiers read
+    /// after the save: two SQLite stores (each lists its inserts' identifiers in order), and
+    /// SQLite beside a JSON document.
+    @Test func didSaveListsTheInsertsOfEveryStore() throws {
+        let folder = try TemporaryFolder()
+        let layouts: [(String, ModelContainer)] = [
+            ("two SQLite stores", try ModelContainer(
+                for: Schema([Trip.self, Person.self]),
+                configurations: ModelConfiguration("trips", schema: Schema([Trip.self]), isStoredInMemoryOnly: true),
+                ModelConfiguration("people", schema: Schema([Person.self]), isStoredInMemoryOnly: true))),
+            ("SQLite and JSON", try ModelContainer(
+                for: Schema([Trip.self, Person.self]),
+                configurations: ModelConfiguration("trips", schema: Schema([Trip.self]), isStoredInMemoryOnly: true),
+                JSONStoreConfiguration(name: "people", schema: Schema([Person.self]), url: folder.file("people.json")))),
+        ]
+        for (layout, container) in layouts {
+            let context = ModelContext(container)
+            let ada = Person(name: "Ada", age: 36), kyoto = Trip(name: "Kyoto", destination: "Japan", startDate: .now, endDate: .now)
+            let bo = Person(name: "Bo", age: 7), lima = Trip(name: "Lima", destination: "Peru", startDate: .now, endDate: .now)
+            for model in [ada, kyoto, bo, lima] as [any PersistentModel] { context.insert(model) }
+            let received = ReceivedNote()
+            let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { note in
+                received.userInfo = note.userInfo as? [String: Any]
+            }
+            defer { NotificationCenter.default.removeObserver(observer) }
+            try context.save()
+            let listed = received.userInfo?[ModelContext.NotificationKey.insertedIdentifiers.rawValue] as? [PersistentIdentifier]
+            let expected = [kyoto.persistentModelID, lima.persistentModelID, ada.persistentModelID, bo.persistentModelID]
+            #expect(listed == expected, "\(layout)")
+            #expect(listed?.contains(where: \.isTemporary) == false, "\(layout)")
+        }
+    }
+
     @Test func tripsInASQLiteFileAndPeopleInAJSONDocumentBothPersist() throws {
         let folder = try TemporaryFolder()
         func open() throws -> ModelContainer {
@@ -82,4 +116,9 @@ import Testing
         #expect(item.trip?.name == "Kyoto")
         #expect(try reader.fetch(FetchDescriptor<Trip>()).first?.bucketList.map(\.title) == ["Temple"])
     }
+}
+
+/// The user info of the last notification an observer received.
+private final class ReceivedNote: @unchecked Sendable {
+    var userInfo: [String: Any]?
 }
