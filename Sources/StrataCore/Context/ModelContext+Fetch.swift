@@ -136,6 +136,12 @@ extension ModelContext {
         var byIdentifier: [PersistentIdentifier: DefaultSnapshot]?
         for keyPath in keyPaths {
             guard let slot = layout.slotsByKeyPath[keyPath], let relationship = runtime.relationshipBySlot[slot] else { continue }
+            let repeating = try destinationsCanRepeat(relationship)
+            if !repeating, let end = listedRun(of: slot, in: models, from: next, related.listed), try registerListed(&related, next..<end) {
+                taken += end - next
+                next = end
+                continue
+            }
             var ids: [PersistentIdentifier] = []
             for model in models {
                 guard let data = managedAny(model) else { continue }
@@ -145,16 +151,39 @@ extension ModelContext {
                 default: break
                 }
             }
-            let repeating = try destinationsCanRepeat(relationship)
-            if !repeating, let end = related.listedRun(of: ids, from: next), try registerListed(&related, next..<end) {
-                taken += end - next
-                next = end
-                continue
-            }
             if byIdentifier == nil { byIdentifier = related.byIdentifier }
             taken += try registerModels(of: ids, repeating: repeating, related: byIdentifier!)
         }
         return taken
+    }
+
+    /// How far the destinations `models` list in `slot` (as faults) run on in `listed` from
+    /// `start`: the end of their run when the listed snapshots from `start` on are theirs, in
+    /// their order; `nil` otherwise.
+    ///
+    /// Compared in place: gathering the identifiers into an array first wrote each one again
+    /// (the graph's 30,000, about 530 page faults of fresh memory and a retain each), only
+    /// for this comparison in the common case.
+    private func listedRun<T: PersistentModel>(of slot: Int, in models: [T], from start: Int, _ listed: [DefaultSnapshot]) -> Int? {
+        listed.withUnsafeBufferPointer { listed in
+            var position = start
+            for model in models {
+                guard let data = managedAny(model) else { continue }
+                switch data[slot: slot] {
+                case .toOneFault(let id):
+                    guard position < listed.count, listed[position].persistentIdentifier == id else { return nil }
+                    position += 1
+                case .toManyFault(let list):
+                    guard list.count <= listed.count - position else { return nil }
+                    for id in list {
+                        guard listed[position].persistentIdentifier == id else { return nil }
+                        position += 1
+                    }
+                default: break
+                }
+            }
+            return position
+        }
     }
 
     /// Registers the models of `related`'s listed snapshots in `range`, the destinations of

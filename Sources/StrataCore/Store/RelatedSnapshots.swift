@@ -39,17 +39,6 @@ package struct RelatedSnapshots {
         for snapshot in listed { body(snapshot) }
         for snapshot in others.values { body(snapshot) }
     }
-
-    /// How far `ids` run on in ``listed`` from `start`: the end of the listed run when the
-    /// listed snapshots from `start` on are those of `ids`, in their order; `nil` otherwise.
-    func listedRun(of ids: [PersistentIdentifier], from start: Int) -> Int? {
-        let end = start + ids.count
-        guard end <= listed.count else { return nil }
-        return listed.withUnsafeBufferPointer { listed in
-            for (offset, id) in ids.enumerated() where listed[start + offset].persistentIdentifier != id { return nil }
-            return end
-        }
-    }
 }
 
 /// A store whose streamed fetches hand over the destinations of prefetched to-many
