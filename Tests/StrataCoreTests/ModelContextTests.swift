@@ -373,6 +373,26 @@ import Testing
         #expect(inserted == [trip.persistentModelID])
     }
 
+    /// An insert deleted before the first save leaves a gap among the pending inserts: the
+    /// others are saved in order, each with a permanent identifier, and the deleted one never is.
+    @Test func anInsertDeletedBeforeTheSaveLeavesTheOthersInOrder() async throws {
+        let trips = (0..<4).map { makeTrip("Gap \($0)", "G", startOffset: Double($0), days: 1) }
+        for trip in trips { context.insert(trip) }
+        context.delete(trips[1])
+        let received = Box<[String: Any]>()
+        let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { note in
+            received.value = note.userInfo as? [String: Any]
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try context.save()
+        let inserted = received.value?[ModelContext.NotificationKey.insertedIdentifiers.rawValue] as? [PersistentIdentifier]
+        let kept = [trips[0], trips[2], trips[3]]
+        #expect(inserted == kept.map(\.persistentModelID))
+        #expect(kept.allSatisfy { !$0.persistentModelID.isTemporary && !$0.hasChanges })
+        let stored = try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(stored.map(\.name) == ["Gap 0", "Gap 2", "Gap 3"])
+    }
+
     @Test func transactionSavesWhatTheBlockDid() throws {
         try context.transaction {
             context.insert(makeTrip("In a transaction", "T", startOffset: 0, days: 1))
