@@ -360,16 +360,21 @@ import Testing
         #expect(readerKyoto.name == "Temples in Spring")
     }
 
-    @Test func didSaveCarriesTheChangedIdentifiers() async throws {
-        let trip = makeTrip("Note", "N", startOffset: 0, days: 1)
-        context.insert(trip)
+    /// Saves `context` and returns the identifiers its `didSave` listed as inserted.
+    func insertedIdentifiersPostedBySaving() throws -> [PersistentIdentifier]? {
         let received = Box<[String: Any]>()
         let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { note in
             received.value = note.userInfo as? [String: Any]
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         try context.save()
-        let inserted = received.value?[ModelContext.NotificationKey.insertedIdentifiers.rawValue] as? [PersistentIdentifier]
+        return received.value?[ModelContext.NotificationKey.insertedIdentifiers.rawValue] as? [PersistentIdentifier]
+    }
+
+    @Test func didSaveCarriesTheChangedIdentifiers() async throws {
+        let trip = makeTrip("Note", "N", startOffset: 0, days: 1)
+        context.insert(trip)
+        let inserted = try insertedIdentifiersPostedBySaving()
         #expect(inserted == [trip.persistentModelID])
     }
 
@@ -379,13 +384,7 @@ import Testing
         let trips = (0..<4).map { makeTrip("Gap \($0)", "G", startOffset: Double($0), days: 1) }
         for trip in trips { context.insert(trip) }
         context.delete(trips[1])
-        let received = Box<[String: Any]>()
-        let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { note in
-            received.value = note.userInfo as? [String: Any]
-        }
-        defer { NotificationCenter.default.removeObserver(observer) }
-        try context.save()
-        let inserted = received.value?[ModelContext.NotificationKey.insertedIdentifiers.rawValue] as? [PersistentIdentifier]
+        let inserted = try insertedIdentifiersPostedBySaving()
         let kept = [trips[0], trips[2], trips[3]]
         #expect(inserted == kept.map(\.persistentModelID))
         #expect(kept.allSatisfy { !$0.persistentModelID.isTemporary && !$0.hasChanges })
