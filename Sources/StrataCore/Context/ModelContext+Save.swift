@@ -378,9 +378,9 @@ struct SavePlan {
                 index = existing
             } else {
                 // Room for every change (most saves reach one store), so that the arrays do
-                // not grow by copying; room never written costs no memory.
+                // not grow by copying; room never written costs no memory. The inserts' room
+                // is made when they are copied (below).
                 var new = Part(store: store)
-                new.inserted.reserveCapacity(context.inserted.count)
                 new.updated.reserveCapacity(context.changed.count)
                 new.deleted.reserveCapacity(context.deleted.count)
                 found.append(new)
@@ -389,8 +389,24 @@ struct SavePlan {
             last = (entityName, index)
             return index
         }
-        for member in context.inserted {
-            found[try part(for: member.data.entityName)].inserted.append(member)
+        // The stores of the inserts, found from the classes the set of inserts was given: when
+        // one store takes them all and none was removed (the usual save), its part is the set's
+        // storage as it is. Copying it member by member walked every new model's backing data
+        // and object again, a retain of each that missed the cache (about 23 ns a model at
+        // 100,000 inserts, against 5 instructions counted).
+        var insertParts: [Int] = []
+        for layout in context.inserted.layouts {
+            let index = try part(for: layout.entityName)
+            if !insertParts.contains(index) { insertParts.append(index) }
+        }
+        if insertParts.count == 1, let storage = context.inserted.storageIfWhole {
+            found[insertParts[0]].inserted = storage
+        } else {
+            for member in context.inserted {
+                let index = try part(for: member.data.entityName)
+                if found[index].inserted.isEmpty { found[index].inserted.reserveCapacity(context.inserted.count) }
+                found[index].inserted.append(member)
+            }
         }
         for member in context.changed where !member.data.isDeleted {
             found[try part(for: member.data.entityName)].updated.append(member)

@@ -112,7 +112,7 @@ public final class ModelContext: Equatable {
     /// released with the context, which breaks that cycle.
     var ownersKeptAlive: [ManagedData] = []
     /// The models inserted since the last save.
-    @exclusivity(unchecked) var inserted = ModelSet()
+    @exclusivity(unchecked) var inserted = ModelSet(tracksLayouts: true)
     /// The registered models changed since the last save.
     @exclusivity(unchecked) var changed = ModelSet()
     /// The models deleted since the last save.
@@ -264,7 +264,7 @@ public final class ModelContext: Equatable {
         for model in changed.models + deleted.models {
             managedAny(model)?.restoreOriginal()
         }
-        inserted = ModelSet()
+        inserted = ModelSet(tracksLayouts: true)
         changed = ModelSet()
         deleted = ModelSet()
         pendingBatchDeletes = []
@@ -318,6 +318,11 @@ struct WeakContainer {
 /// model or testing membership, is built at the first such call and kept from then on: a
 /// context that only adds models and empties the set at its save, the common case, never
 /// hashes a member.
+///
+/// A removed member's place holds ``removed`` until the set compacts, so that the storage
+/// is an array of members a save can take as it is (``storageIfWhole``). The set of inserts
+/// notes the layouts of the models it was given (``layouts``), so that a save finds the
+/// stores of its inserts without reading each one's data.
 struct ModelSet: Sequence {
     /// A member: the model and its backing data.
     struct Member {
@@ -325,27 +330,56 @@ struct ModelSet: Sequence {
         let data: ManagedData
     }
 
-    private var storage: [Member?] = []
+    /// What the place of a removed member holds: a model of no entity and its backing data,
+    /// made once and never a member.
+    nonisolated(unsafe) private static let removed: Member = {
+        let data = ManagedBackingData<UnknownModel>(storage: SlotStorage(capacity: 0), identifier: nil, reference: nil, layout: ModelLayout.of(UnknownModel.self))
+        return Member(model: UnknownModel(backingData: data), data: data)
+    }()
+
+    private var storage: [Member] = []
     private var memberCount = 0
     private var index: [ObjectIdentifier: Int]?
+    /// Whether the set notes ``layouts``: the set of inserts does.
+    private let tracksLayouts: Bool
+    /// With ``tracksLayouts``, the layout of every model the set was given, each once, in the
+    /// order first given (removing models leaves theirs); otherwise empty.
+    private(set) var layouts: [ModelLayout] = []
+    /// The last layout noted: models come in runs of one class.
+    private var lastLayout: ObjectIdentifier?
+
+    init(tracksLayouts: Bool = false) {
+        self.tracksLayouts = tracksLayouts
+    }
+
+    /// The data of the removed members' places, `nil` while there are none: the marker is
+    /// then not looked at (nor made, in a process that never removes a member).
+    private var removedData: ManagedData? { memberCount == storage.count ? nil : Self.removed.data }
 
     var isEmpty: Bool { memberCount == 0 }
     var count: Int { memberCount }
-    var models: [any PersistentModel] { storage.compactMap { $0?.model } }
+    var models: [any PersistentModel] {
+        let removed = removedData
+        return storage.compactMap { $0.data === removed ? nil : $0.model }
+    }
+
+    /// The members in order, as the set keeps them, when none was removed: shared, not copied.
+    var storageIfWhole: [Member]? { memberCount == storage.count ? storage : nil }
 
     /// The members in order, read in place: walking them makes no array.
     struct Iterator: IteratorProtocol {
-        fileprivate var positions: IndexingIterator<[Member?]>
+        fileprivate var positions: IndexingIterator<[Member]>
+        fileprivate let removed: ManagedData?
 
         mutating func next() -> Member? {
             while let member = positions.next() {
-                if let member { return member }
+                if member.data !== removed { return member }
             }
             return nil
         }
     }
 
-    func makeIterator() -> Iterator { Iterator(positions: storage.makeIterator()) }
+    func makeIterator() -> Iterator { Iterator(positions: storage.makeIterator(), removed: removedData) }
 
     mutating func contains(_ model: any PersistentModel) -> Bool {
         buildIndex()
@@ -361,8 +395,7 @@ struct ModelSet: Sequence {
             index![key] = position
             return
         }
-        storage.append(Member(model: model, data: data))
-        memberCount += 1
+        append(Member(model: model, data: data))
     }
 
     /// Adds `model`, which the caller knows is not a member (its data's flag says so), without
@@ -370,8 +403,20 @@ struct ModelSet: Sequence {
     mutating func insertNew(_ model: any PersistentModel, _ data: ManagedData) {
         assert(index.map { $0[ObjectIdentifier(model)] == nil } ?? true, "insertNew of a member")
         index?[ObjectIdentifier(model)] = storage.count
-        storage.append(Member(model: model, data: data))
+        append(Member(model: model, data: data))
+    }
+
+    private mutating func append(_ member: Member) {
+        if tracksLayouts { noteLayout(of: member.data) }
+        storage.append(member)
         memberCount += 1
+    }
+
+    private mutating func noteLayout(of data: ManagedData) {
+        let layout = ObjectIdentifier(data.layout)
+        guard layout != lastLayout else { return }
+        lastLayout = layout
+        if !layouts.contains(where: { ObjectIdentifier($0) == layout }) { layouts.append(data.layout) }
     }
 
     /// Removes `members`, each a member listed once; when they are every member (a save's
@@ -379,7 +424,7 @@ struct ModelSet: Sequence {
     /// by model.
     mutating func remove(_ members: [Member]) {
         if members.count == count {
-            self = ModelSet()
+            self = ModelSet(tracksLayouts: tracksLayouts)
         } else {
             for member in members { remove(member.model) }
         }
@@ -389,7 +434,7 @@ struct ModelSet: Sequence {
         guard !isEmpty else { return }
         buildIndex()
         guard let position = index!.removeValue(forKey: ObjectIdentifier(model)) else { return }
-        storage[position] = nil
+        storage[position] = Self.removed
         memberCount -= 1
         if storage.count > 64 && memberCount < storage.count / 2 { compact() }
     }
@@ -399,14 +444,16 @@ struct ModelSet: Sequence {
         guard index == nil else { return }
         var built: [ObjectIdentifier: Int] = [:]
         built.reserveCapacity(memberCount)
-        for (position, member) in storage.enumerated() {
-            if let member { built[ObjectIdentifier(member.model)] = position }
+        let removed = removedData
+        for (position, member) in storage.enumerated() where member.data !== removed {
+            built[ObjectIdentifier(member.model)] = position
         }
         index = built
     }
 
     private mutating func compact() {
-        storage = storage.filter { $0 != nil }
+        let removed = Self.removed.data
+        storage = storage.filter { $0.data !== removed }
         index = nil
     }
 }
