@@ -143,18 +143,34 @@ extension ModelContext {
                 continue
             }
             var ids: [PersistentIdentifier] = []
-            for model in models {
-                guard let data = managedAny(model) else { continue }
-                switch data[slot: slot] {
-                case .toOneFault(let id): ids.append(id)
-                case .toManyFault(let list): ids.append(contentsOf: list)
-                default: break
-                }
+            forEachFaultedDestination(of: slot, in: models) { id in
+                ids.append(id)
+                return true
             }
             if byIdentifier == nil { byIdentifier = related.byIdentifier }
             taken += try registerModels(of: ids, repeating: repeating, related: byIdentifier!)
         }
         return taken
+    }
+
+    /// Calls `visit` with each destination `models` list in `slot` as a fault (a to-one's
+    /// identifier, a to-many's in its order), model by model, until it answers `false`;
+    /// returns whether it saw them all.
+    @discardableResult @inline(__always)
+    private func forEachFaultedDestination<T: PersistentModel>(
+        of slot: Int, in models: [T], _ visit: (PersistentIdentifier) -> Bool
+    ) -> Bool {
+        for model in models {
+            guard let data = managedAny(model) else { continue }
+            switch data[slot: slot] {
+            case .toOneFault(let id):
+                guard visit(id) else { return false }
+            case .toManyFault(let list):
+                for id in list { guard visit(id) else { return false } }
+            default: break
+            }
+        }
+        return true
     }
 
     /// How far the destinations `models` list in `slot` (as faults) run on in `listed` from
@@ -167,22 +183,12 @@ extension ModelContext {
     private func listedRun<T: PersistentModel>(of slot: Int, in models: [T], from start: Int, _ listed: [DefaultSnapshot]) -> Int? {
         listed.withUnsafeBufferPointer { listed in
             var position = start
-            for model in models {
-                guard let data = managedAny(model) else { continue }
-                switch data[slot: slot] {
-                case .toOneFault(let id):
-                    guard position < listed.count, listed[position].persistentIdentifier == id else { return nil }
-                    position += 1
-                case .toManyFault(let list):
-                    guard list.count <= listed.count - position else { return nil }
-                    for id in list {
-                        guard listed[position].persistentIdentifier == id else { return nil }
-                        position += 1
-                    }
-                default: break
-                }
+            let theirs = forEachFaultedDestination(of: slot, in: models) { id in
+                guard position < listed.count, listed[position].persistentIdentifier == id else { return false }
+                position += 1
+                return true
             }
-            return position
+            return theirs ? position : nil
         }
     }
 
