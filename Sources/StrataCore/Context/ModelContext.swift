@@ -352,9 +352,12 @@ struct ModelSet: Sequence {
         self.tracksLayouts = tracksLayouts
     }
 
+    /// Whether no place holds a removed member's marker.
+    private var isWhole: Bool { memberCount == storage.count }
+
     /// The data of the removed members' places, `nil` while there are none: the marker is
     /// then not looked at (nor made, in a process that never removes a member).
-    private var removedData: ManagedData? { memberCount == storage.count ? nil : Self.removed.data }
+    private var removedData: ManagedData? { isWhole ? nil : Self.removed.data }
 
     var isEmpty: Bool { memberCount == 0 }
     var count: Int { memberCount }
@@ -364,7 +367,7 @@ struct ModelSet: Sequence {
     }
 
     /// The members in order, as the set keeps them, when none was removed: shared, not copied.
-    var storageIfWhole: [Member]? { memberCount == storage.count ? storage : nil }
+    var storageIfWhole: [Member]? { isWhole ? storage : nil }
 
     /// The members in order, read in place: walking them makes no array.
     struct Iterator: IteratorProtocol {
