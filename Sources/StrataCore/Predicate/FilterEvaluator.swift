@@ -25,7 +25,7 @@ public struct FilterEvaluator {
     /// - Throws: `SwiftDataError.unsupportedPredicate` when operand kinds cannot be compared
     ///   (naming them), on integer overflow and on integer division by zero.
     public func matches(_ snapshot: DefaultSnapshot, _ filter: FilterExpression) throws -> Bool {
-        try truth(of: evaluate(filter, in: Scope(model: snapshot))) == true
+        try withUnsafePointer(to: snapshot) { model in try truth(of: evaluate(filter, in: Scope(model: model))) == true }
     }
 
     /// Whether `a` sorts before `b` under `keys` (stable tie-breaking is the caller's).
@@ -54,11 +54,26 @@ public struct FilterEvaluator {
     /// The variables in scope: the fetched model as variable 0, and the elements that
     /// `anySatisfy`, `allSatisfy` and `filter` bind, innermost last. No dictionary: a scope is
     /// made for every row a filter tests, and holds one or two variables.
+    ///
+    /// The model is the caller's snapshot, borrowed for the evaluation a scope lives in: a
+    /// copy retained and released its arrays and copied its identifier for every row a
+    /// filter tests (about 100 instructions; issue I).
     struct Scope {
-        let model: DefaultSnapshot
+        private let modelAddress: UnsafePointer<DefaultSnapshot>
         var elements: [(variable: Int, value: PersistentValue)] = []
 
-        init(model: DefaultSnapshot) { self.model = model }
+        /// A scope of `model`, which must outlive it.
+        init(model: UnsafePointer<DefaultSnapshot>) { self.modelAddress = model }
+
+        /// The model's identifier.
+        var modelIdentifier: PersistentIdentifier { modelAddress.pointee.persistentIdentifier }
+
+        /// The model's value of the property `name`, read where the snapshot is: handing the
+        /// snapshot on to ``FilterEvaluator/value(of:in:)`` copied it.
+        func modelValue(of name: String) throws -> PersistentValue {
+            guard let value = modelAddress.pointee[name] else { throw FilterEvaluator.noProperty(name, in: modelAddress.pointee) }
+            return value
+        }
 
         func binding(_ variable: Int, _ value: PersistentValue) -> Scope {
             var scope = self
@@ -195,8 +210,8 @@ public struct FilterEvaluator {
         if let element = scope.element(variable) {
             current = element
         } else if variable == 0 {
-            guard let name = names.popFirst() else { return .value(.identifier(scope.model.persistentIdentifier)) }
-            current = try Self.value(of: name, in: scope.model)
+            guard let name = names.popFirst() else { return .value(.identifier(scope.modelIdentifier)) }
+            current = try scope.modelValue(of: name)
         } else {
             throw Self.unsupported("the filter uses variable \(variable), which nothing binds")
         }
@@ -216,15 +231,17 @@ public struct FilterEvaluator {
     }
 
     private static func value(of name: String, in snapshot: DefaultSnapshot) throws -> PersistentValue {
-        guard let value = snapshot[name] else {
-            throw unsupported("\(snapshot.persistentIdentifier.entityName) has no property \(name)")
-        }
+        guard let value = snapshot[name] else { throw noProperty(name, in: snapshot) }
         return value
+    }
+
+    private static func noProperty(_ name: String, in snapshot: DefaultSnapshot) -> SwiftDataError {
+        unsupported("\(snapshot.persistentIdentifier.entityName) has no property \(name)")
     }
 
     private func sortValue(of snapshot: DefaultSnapshot, path: [String]) throws -> PersistentValue {
         do {
-            switch try property(variable: 0, path: path, in: Scope(model: snapshot)) {
+            switch try withUnsafePointer(to: snapshot, { try property(variable: 0, path: path, in: Scope(model: $0)) }) {
             case .value(let value): return value
             case .collection: throw Self.unsupported("a to-many relationship has no order")
             }
