@@ -118,7 +118,13 @@ extension ModelContext {
                         if properties == .all { try loadUnloadedProperties(of: data) }
                         let (layout, runtime) = try layouts.layout(for: data.entityName, in: self)
                         let snapshot = try ChangeCapture.snapshot(of: data, layout: layout, properties: properties, changedNames: &changedNames)
-                        snapshots.append(runtime.isInHierarchy ? runtime.storageSnapshot(of: snapshot) : snapshot)
+                        // Moved into the array: the conditional expression copied it and
+                        // dropped the original (a retain and release of each of its arrays).
+                        if runtime.isInHierarchy {
+                            snapshots.append(runtime.storageSnapshot(of: snapshot))
+                        } else {
+                            snapshots.append(consume snapshot)
+                        }
                     }
                 }
                 return snapshots
