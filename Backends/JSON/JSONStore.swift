@@ -166,9 +166,11 @@ public final class JSONStore: DataStore, DataStoreBatching, DataStoreMigrating, 
         let keys = sorted ? try request.sortKeys : []
         let evaluator = FilterEvaluator { contents.snapshot(for: $0) }
         var snapshots: [DefaultSnapshot] = []
-        for record in table.records {
-            if let filter, try !evaluator.matches(record.snapshot, filter) { continue }
-            snapshots.append(record.snapshot)
+        // Each record read in place: iterating the array copied every record, its identifier
+        // and arrays, to copy its snapshot once more.
+        for index in table.records.indices {
+            if let filter, try !evaluator.matches(table.records[index].snapshot, filter) { continue }
+            snapshots.append(table.records[index].snapshot)
         }
         return try evaluator.sortedWindow(
             snapshots, by: keys, offset: request.descriptor.fetchOffset, limit: request.descriptor.fetchLimit)

@@ -219,19 +219,21 @@ enum JSONStoreFormat {
             let table = contents.tables[layout.name] ?? JSONStoreContents.Table()
             let array = try document.add(.array, forKey: document.key(layout.name), to: entities)
             let keys = layout.propertyNames.map { document.key($0) }
-            for record in table.records {
+            // Each record read in place: iterating the array copied every record, and binding
+            // its snapshot copied that again (its identifier and arrays, twice a record).
+            for index in table.records.indices {
+                let key = table.records[index].key
                 let object = try document.append(.object, to: array)
-                try document.add(.string(String(record.key)), forKey: idKey, to: object)
-                let snapshot = record.snapshot
-                let aligned = snapshot.propertyNames == layout.propertyNames
+                try document.add(.string(String(key)), forKey: idKey, to: object)
+                let aligned = table.records[index].snapshot.propertyNames == layout.propertyNames
                 for position in keys.indices {
                     let name = layout.propertyNames[position]
-                    let value = aligned ? snapshot.values[position] : (snapshot[name] ?? .null)
+                    let value = aligned ? table.records[index].snapshot.values[position] : (table.records[index].snapshot[name] ?? .null)
                     try coding.add(
                         value, role: layout.roles[position], forKey: keys[position], to: object, in: document,
-                        path: "entities.\(layout.name) key \(record.key).\(name)")
+                        path: "entities.\(layout.name) key \(key).\(name)")
                 }
-                for (member, json) in record.unknownMembers where layout.positions[member] == nil && member != "id" {
+                for (member, json) in table.records[index].unknownMembers where layout.positions[member] == nil && member != "id" {
                     try document.add(.json(json), forKey: document.key(member), to: object)
                 }
             }
