@@ -16,9 +16,11 @@ import Testing
 }
 
 /// Every fetched model holds one slot per property, and every snapshot one value per
-/// property, so their sizes are the framework's memory per model. A large payload (an
-/// identifier is 25 bytes) stays out of line, boxed by `indirect`, so one rare case does
-/// not widen every value (issue I: at 56 bytes a slot, 100k models cost 1.5 KB each).
+/// property, so their sizes are the framework's memory per model. A large payload (a
+/// relationship collection's existential) stays out of line, boxed by `indirect`, so one
+/// rare case does not widen every value (issue I: at 56 bytes a slot, 100k models cost
+/// 1.5 KB each). An identifier is 17 bytes, its rare UUID and string keys boxed, so a to-one
+/// relationship's value holds it inline rather than in a box allocated for each row.
 @Suite struct MemoryLayoutTests {
     @Test func valuesAndSlotsStayThreeWords() {
         #expect(MemoryLayout<PersistentValue>.stride <= 24)
@@ -28,9 +30,11 @@ import Testing
         #expect(MemoryLayout<ManagedSlot?>.stride <= 24)
     }
 
-    /// Every registered model holds its identifier, and the identity map keys by it.
-    @Test func identifiersStayFourWords() {
-        #expect(MemoryLayout<PersistentIdentifier>.stride <= 32)
+    /// Every registered model holds its identifier, and the identity map keys by it; a
+    /// to-one relationship's value holds one inline, which fits beside a decimal's 20 bytes.
+    @Test func identifiersStayThreeWords() {
+        #expect(MemoryLayout<PersistentIdentifier>.stride <= 24)
+        #expect(MemoryLayout<PersistentIdentifier>.size <= MemoryLayout<Decimal>.size)
     }
 
     /// Identifiers hash as they compare: equal ones alike, and distinct ones apart though

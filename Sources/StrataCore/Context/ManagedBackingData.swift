@@ -3,7 +3,7 @@ import Foundation
 /// One slot of a registered model's backing data.
 enum ManagedSlot {
     case loaded(BackingValue)
-    indirect case toOneFault(PersistentIdentifier)
+    case toOneFault(PersistentIdentifier)
     case toManyFault([PersistentIdentifier])
     /// Not fetched yet (`propertiesToFetch`); reading it loads the model's full snapshot.
     case unloaded
@@ -45,9 +45,9 @@ class ManagedData {
     /// ``storage`` is.
     @exclusivity(unchecked) var identifier: PersistentIdentifier?
     // Whether the next save inserts, updates or deletes the model; unchecked for
-    // exclusivity, as `storage` is. Declared right after the identifier, whose 25 bytes
+    // exclusivity, as `storage` is. Declared right after the identifier, whose 17 bytes
     // leave room for them before the next 8-byte field: with the change tracking kept in
-    // the storage's extras, the backing data of a model that was only read is 88 bytes,
+    // the storage's extras, the backing data of a model that was only read is 80 bytes,
     // a 96-byte allocation (it was 104, in 112).
     @exclusivity(unchecked) var isInserted = false
     @exclusivity(unchecked) var isChanged = false

@@ -29,7 +29,7 @@ public enum PersistentValue: Sendable, Hashable {
     /// A decimal number.
     case decimal(Decimal)
     /// The identifier of one related model (a to-one relationship).
-    indirect case identifier(PersistentIdentifier)
+    case identifier(PersistentIdentifier)
     /// The identifiers of related models (a to-many relationship), in order.
     case identifiers([PersistentIdentifier])
     /// A `Codable` value that is not one of the scalar cases, encoded as JSON.
