@@ -188,7 +188,12 @@ public final class ModelContext: Equatable {
         let holding = core.storageEntitiesHoldingModels
         if !holding.isEmpty {
             registered.forEachModel(ofEntitiesWhere: holding.contains) { model in
-                model.managedData?.release(keepingIdentifiers: false)
+                // A model whose storage has no extras holds no loaded relationship (those
+                // are kept apart, in the extras) and no change tracking, so it holds no other
+                // model; and its context reference already reads `nil`. A prefetched graph's
+                // destinations are mostly such models.
+                guard let data = model.managedData, data.storage.extras != nil else { return }
+                data.release(keepingIdentifiers: false)
             }
         }
         for data in ownersKeptAlive { data.release(keepingIdentifiers: false) }
