@@ -6,7 +6,7 @@ import Testing
 @testable import StrataCore
 
 /// A context's sets of models: order, removal, the storage a save takes as it is, and the
-/// classes the set of inserts notes.
+/// classes the sets of inserts and changes note.
 @Suite struct ModelSetTests {
     let context: ModelContext
 
@@ -71,8 +71,8 @@ import Testing
         #expect(names(context.inserted) == (51..<100).filter { $0 != 60 }.map(String.init))
     }
 
-    /// Only the set of inserts notes classes; changes and deletes do not need them.
-    @Test func onlyTheSetOfInsertsNotesClasses() throws {
+    /// The sets of inserts and of changes note classes; deletes do not need them.
+    @Test func theSetsOfInsertsAndChangesNoteClasses() throws {
         let owner = Owner(name: "saved")
         context.insert(owner)
         try context.save()
@@ -80,6 +80,41 @@ import Testing
         owner.name = "changed"
         context.processPendingChanges()
         #expect(context.changed.count == 1)
-        #expect(context.changed.layouts.isEmpty)
+        #expect(context.changed.layouts.map(\.entityName) == ["Owner"])
+        context.delete(owner)
+        #expect(context.deleted.count == 1 && context.deleted.layouts.isEmpty)
+    }
+
+    /// A save takes the set of changes whole when there are no deletes, and otherwise copies
+    /// the changed models that are not deleted: either way every change reaches the store and
+    /// a changed model deleted before the save is deleted, not updated.
+    @Test func aSaveUpdatesTheChangedModelsAndDeletesTheDeletedOnes() throws {
+        let owners = (0..<3).map { Owner(name: "owner \($0)") }
+        for owner in owners { context.insert(owner) }
+        try context.save()
+        func stored() throws -> Set<String> { Set(try ModelContext(context.container).fetch(FetchDescriptor<Owner>()).map(\.name)) }
+
+        for owner in owners { owner.name += " changed" }
+        context.processPendingChanges()
+        #expect(context.changed.storageIfWhole?.count == 3)
+        try context.save()
+        #expect(context.changed.isEmpty)
+        #expect(try stored() == ["owner 0 changed", "owner 1 changed", "owner 2 changed"])
+
+        for owner in owners { owner.name += " again" }
+        context.delete(owners[1])
+        let posted = Box<[String: Any]>()
+        let observer = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { note in
+            posted.value = note.userInfo as? [String: Any]
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try context.save()
+        #expect(context.changed.isEmpty && context.deleted.isEmpty)
+        #expect(try stored() == ["owner 0 changed again", "owner 2 changed again"])
+        func listed(_ key: ModelContext.NotificationKey) -> Set<PersistentIdentifier>? {
+            (posted.value?[key.rawValue] as? [PersistentIdentifier]).map(Set.init)
+        }
+        #expect(listed(.updatedIdentifiers) == [owners[0].persistentModelID, owners[2].persistentModelID])
+        #expect(listed(.deletedIdentifiers) == [owners[1].persistentModelID])
     }
 }

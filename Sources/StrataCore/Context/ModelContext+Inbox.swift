@@ -34,7 +34,7 @@ extension ModelContext {
                     data.isDeleted = true
                 }
                 registered.filter { managedAny($0)?.isInserted ?? false }
-                changed = ModelSet()
+                changed = ModelSet(tracksLayouts: true)
                 deleted = ModelSet()
                 knownSnapshots = [:]
                 NotificationCenter.default.post(

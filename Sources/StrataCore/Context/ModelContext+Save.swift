@@ -383,11 +383,10 @@ struct SavePlan {
             if let existing = found.firstIndex(where: { $0.store === store }) {
                 index = existing
             } else {
-                // Room for every change (most saves reach one store), so that the arrays do
-                // not grow by copying; room never written costs no memory. The inserts' room
-                // is made when they are copied (below).
+                // Room for every delete (most saves reach one store), so that the array does
+                // not grow by copying; room never written costs no memory. The inserts' and
+                // updates' room is made when they are copied (below).
                 var new = Part(store: store)
-                new.updated.reserveCapacity(context.changed.count)
                 new.deleted.reserveCapacity(context.deleted.count)
                 found.append(new)
                 index = found.count - 1
@@ -414,8 +413,24 @@ struct SavePlan {
                 found[index].inserted.append(member)
             }
         }
-        for member in context.changed where !member.data.isDeleted {
-            found[try part(for: member.data.entityName)].updated.append(member)
+        // The updates likewise. A changed model that is deleted is in the set of deletes too
+        // (deleting a model adds it there, and every other way of marking one deleted takes
+        // it out of the set of changes), so with no deletes no changed model is skipped, and
+        // the walk that tested each one's data is left out with the copy: update's first
+        // touch of every changed model's data after the changes, about 10% of its time.
+        var updateParts: [Int] = []
+        for layout in context.changed.layouts {
+            let index = try part(for: layout.entityName)
+            if !updateParts.contains(index) { updateParts.append(index) }
+        }
+        if context.deleted.isEmpty, updateParts.count == 1, let storage = context.changed.storageIfWhole {
+            found[updateParts[0]].updated = storage
+        } else {
+            for member in context.changed where !member.data.isDeleted {
+                let index = try part(for: member.data.entityName)
+                if found[index].updated.isEmpty { found[index].updated.reserveCapacity(context.changed.count) }
+                found[index].updated.append(member)
+            }
         }
         for member in context.deleted {
             found[try part(for: member.data.entityName)].deleted.append(member)

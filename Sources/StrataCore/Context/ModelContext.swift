@@ -114,7 +114,7 @@ public final class ModelContext: Equatable {
     /// The models inserted since the last save.
     @exclusivity(unchecked) var inserted = ModelSet(tracksLayouts: true)
     /// The registered models changed since the last save.
-    @exclusivity(unchecked) var changed = ModelSet()
+    @exclusivity(unchecked) var changed = ModelSet(tracksLayouts: true)
     /// The models deleted since the last save.
     @exclusivity(unchecked) var deleted = ModelSet()
     /// Whether a relationship or property ever failed to load in this context: until one
@@ -270,7 +270,7 @@ public final class ModelContext: Equatable {
             managedAny(model)?.restoreOriginal()
         }
         inserted = ModelSet(tracksLayouts: true)
-        changed = ModelSet()
+        changed = ModelSet(tracksLayouts: true)
         deleted = ModelSet()
         pendingBatchDeletes = []
         knownSnapshots = [:]
@@ -325,9 +325,9 @@ struct WeakContainer {
 /// hashes a member.
 ///
 /// A removed member's place holds ``removed`` until the set compacts, so that the storage
-/// is an array of members a save can take as it is (``storageIfWhole``). The set of inserts
-/// notes the layouts of the models it was given (``layouts``), so that a save finds the
-/// stores of its inserts without reading each one's data.
+/// is an array of members a save can take as it is (``storageIfWhole``). The sets of inserts
+/// and of changes note the layouts of the models they were given (``layouts``), so that a
+/// save finds the stores of its inserts and updates without reading each one's data.
 struct ModelSet: Sequence {
     /// A member: the model and its backing data.
     struct Member {
@@ -345,7 +345,7 @@ struct ModelSet: Sequence {
     private var storage: [Member] = []
     private var memberCount = 0
     private var index: [ObjectIdentifier: Int]?
-    /// Whether the set notes ``layouts``: the set of inserts does.
+    /// Whether the set notes ``layouts``: the sets of inserts and of changes do.
     private let tracksLayouts: Bool
     /// With ``tracksLayouts``, the layout of every model the set was given, each once, in the
     /// order first given (removing models leaves theirs); otherwise empty.
