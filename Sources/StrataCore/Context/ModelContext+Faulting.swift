@@ -163,9 +163,13 @@ extension ModelContext {
         var run = startMaterializing(partial: partial, unregistered: unregistered, as: T.self)
         run.reserveCapacity(range.count)
         if !range.isEmpty { registered.reserveCapacity(adding: range.count, like: snapshots[range.lowerBound].persistentIdentifier) }
-        for index in range {
-            defer { snapshots[index].releaseValues() }
-            try materialize(snapshots[index], in: &run)
+        // Each snapshot read in place: `snapshots[index]` handed to the call was a copy of it
+        // (its identifier and a retain and release of each array).
+        try snapshots.withUnsafeMutableBufferPointer { snapshots in
+            for index in range {
+                defer { snapshots[index].releaseValues() }
+                try materialize(snapshots[index], in: &run)
+            }
         }
         return run.finish()
     }
