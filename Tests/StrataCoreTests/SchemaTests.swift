@@ -152,6 +152,25 @@ enum TripsSchemaV1: VersionedSchema {
         #expect(decoded == [a, c])
     }
 
+    /// An identifier's JSON form is what it was when every key was held inline: identifiers
+    /// an app stored keep decoding, whatever the key (UUID and string keys are boxed now).
+    @Test func identifiersKeepTheirJSONForm() throws {
+        let uuid = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        let ids = [
+            try PersistentIdentifier.identifier(for: "s", entityName: "Trip", primaryKey: 42),
+            try PersistentIdentifier.identifier(for: "s", entityName: "Trip", primaryKey: uuid),
+            try PersistentIdentifier.identifier(for: "s", entityName: "Trip", primaryKey: "key"),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(ids), as: UTF8.self)
+        let stored = #"[{"id":{"entityName":"Trip","primaryKey":{"int":{"_0":42}},"storeIdentifier":"s"}},"#
+            + #"{"id":{"entityName":"Trip","primaryKey":{"uuid":{"_0":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}},"storeIdentifier":"s"}},"#
+            + #"{"id":{"entityName":"Trip","primaryKey":{"string":{"_0":"key"}},"storeIdentifier":"s"}}]"#
+        #expect(json == stored)
+        #expect(try JSONDecoder().decode([PersistentIdentifier].self, from: Data(stored.utf8)) == ids)
+    }
+
     /// Identifiers are equal when store, entity and key are: the same key of another entity
     /// or store is another identifier, in comparisons and as a dictionary key.
     @Test func theSameKeyInAnotherEntityOrStoreIsAnotherIdentifier() throws {
