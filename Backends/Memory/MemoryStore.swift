@@ -76,10 +76,17 @@ public final class MemoryStore: DataStore, DataStoreBatching, HistoryProviding, 
         let filter = try request.filter
         let keys = sorted ? try request.sortKeys : []
         let evaluator = FilterEvaluator { records[$0]?.snapshot }
+        // The entity's records found by their identifiers' shared scope, compared by address
+        // (each entity name copied out and compared cost about 30 instructions a record), and
+        // the filter unwrapped once: bound per record, it was copied and dropped for each.
+        let template = try PersistentIdentifier.identifier(for: identifier, entityName: entityName, primaryKey: 0)
         var matches: [Record] = []
-        for record in records.values where record.snapshot.persistentIdentifier.entityName == entityName {
-            if let filter, try !evaluator.matches(record.snapshot, filter) { continue }
-            matches.append(record)
+        if let filter {
+            for record in records.values where record.snapshot.persistentIdentifier.isOfSameEntity(as: template) {
+                if try evaluator.matches(record.snapshot, filter) { matches.append(record) }
+            }
+        } else {
+            for record in records.values where record.snapshot.persistentIdentifier.isOfSameEntity(as: template) { matches.append(record) }
         }
         matches.sort { $0.order < $1.order }
         return try evaluator.sortedWindow(
