@@ -194,18 +194,21 @@ extension ModelContext {
             }
             if !knownSnapshots.isEmpty { knownSnapshots[snapshot.persistentIdentifier] = nil }
         }
-        let entityName = snapshot.persistentIdentifier.entityName
+        // The run's last entity recognized by its identifiers' shared scope, compared by
+        // address: copying the entity's name out of the scope to compare it retained and
+        // released it (about 60 instructions a model).
+        let scope = snapshot.persistentIdentifier.id.scopeAddress
         let stored: EntityRuntime
-        if let lastRuntime = run.lastRuntime, run.lastName == entityName {
+        if let lastRuntime = run.lastRuntime, run.lastScope == scope {
             stored = lastRuntime
         } else {
-            stored = try runtime(for: entityName)
-            (run.lastName, run.lastRuntime) = (entityName, stored)
+            stored = try runtime(for: snapshot.persistentIdentifier.entityName)
+            (run.lastScope, run.lastRuntime) = (scope, stored)
         }
-        let runtime = try self.runtime(of: snapshot, stored: stored)
+        let runtime = stored.isInHierarchy ? try self.runtime(of: snapshot, stored: stored) : stored
         let model = try register(snapshot, runtime: runtime, partial: run.partial)
         if runtime.modelType == T.self {
-            run.append(unsafeDowncast(model as AnyObject, to: T.self))
+            run.append(taking: consume model)
         } else if let model = model as? T {
             run.append(model)
         }
@@ -417,7 +420,9 @@ struct MaterializingRun<T: PersistentModel> {
     /// No snapshot's model can be registered already, and the context knows none of the
     /// snapshots, so none is probed for.
     let fresh: Bool
-    fileprivate var lastName: String?
+    /// The scope of the last snapshot's identifier (its store and entity, see
+    /// ``PersistentIdentifier/ID/scopeAddress``), and its entity's run-time description.
+    fileprivate var lastScope: UnsafeMutableRawPointer?
     fileprivate var lastRuntime: EntityRuntime?
 
     init(partial: Bool, fresh: Bool) {
@@ -437,6 +442,13 @@ struct MaterializingRun<T: PersistentModel> {
     @inline(__always)
     mutating func append(_ model: T) {
         models.append(model)
+    }
+
+    /// Adds `model`, a `T`, after the models added so far, moving the caller's reference
+    /// into the array; inlined, as ``append(_:)`` is.
+    @inline(__always)
+    mutating func append(taking model: consuming any PersistentModel) {
+        models.append(model as AnyObject)
     }
 
     /// Every model added, in order; inlined, as ``append(_:)`` is.
