@@ -441,6 +441,36 @@ extension SQLiteStoreTests {
         #expect(registered === a1)
     }
 
+    /// A prefetch that takes its listed destinations in order loads each fetched owner's
+    /// to-many relationship with them: before any is read, the slot holds the registered
+    /// models themselves (an owner without members an empty list), not identifiers to look up.
+    @Test func aPrefetchLoadsTheListsItTakesInOrder() throws {
+        let container = try container(storeURL("loaded"))
+        let writer = ModelContext(container)
+        insertLetteredTrips(into: writer)
+        writer.insert(DiskTrip(name: "D", destination: "D", startDate: today, endDate: today))
+        try writer.save()
+        let slot = try #require(ModelLayout.of(DiskTrip.self).slotsByKeyPath[\DiskTrip.bucketList])
+        let reader = ModelContext(container)
+        var descriptor = FetchDescriptor<DiskTrip>()
+        descriptor.relationshipKeyPathsForPrefetching = [\.bucketList]
+        let trips = try reader.fetch(descriptor)
+        #expect(trips.map(\.name) == ["A", "B", "C", "D"])
+        for trip in trips {
+            let data = try #require(trip.persistentBackingData as? ManagedData)
+            guard case .loaded(.toMany(let collection)) = data[slot: slot] else {
+                Issue.record("\(trip.name)'s bucket list is \(data[slot: slot]) after the prefetch")
+                continue
+            }
+            let models = collection._persistentModels
+            #expect(models.count == (trip.name == "D" ? 0 : 2))
+            for model in models {
+                #expect(reader.registeredModel(for: model.persistentModelID) as DiskItem? === model as AnyObject, "a loaded item is not the registered one")
+            }
+        }
+        #expect(trips.map { $0.bucketList.map(\.title) } == [["A1", "A2"], ["B1", "B2"], ["C1", "C2"], []])
+    }
+
     @Test func deleteByPredicateRemovesJoinRowsAndExternalFilesOfTheMatchesOnly() throws {
         let url = storeURL("albums")
         let container = try ModelContainer(for: Album.self, Picture.self, configurations: ModelConfiguration(url: url))

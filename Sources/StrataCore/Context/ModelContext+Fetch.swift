@@ -137,7 +137,11 @@ extension ModelContext {
         for keyPath in keyPaths {
             guard let slot = layout.slotsByKeyPath[keyPath], let relationship = runtime.relationshipBySlot[slot] else { continue }
             let repeating = try destinationsCanRepeat(relationship)
-            if !repeating, let end = listedRun(of: slot, in: models, from: next, related.listed), try registerListed(&related, next..<end) {
+            if !repeating, let end = listedRun(of: slot, in: models, from: next, related.listed),
+                let destinations = try registerListed(&related, next..<end)
+            {
+                // One model per listed snapshot, unless one was not of the class materialized.
+                if !relationship.isToOne, destinations.count == end - next { load(slot, of: models, from: destinations) }
                 taken += end - next
                 next = end
                 continue
@@ -193,29 +197,48 @@ extension ModelContext {
     }
 
     /// Registers the models of `related`'s listed snapshots in `range`, the destinations of
-    /// one prefetched relationship in order, when none of them is registered yet; returns
-    /// whether it did. Their values go to the models, as a fetch's rows do.
+    /// one prefetched relationship in order, when none of them is registered yet, and returns
+    /// them in that order; `nil` when one is registered. Their values go to the models, as a
+    /// fetch's rows do.
     ///
     /// With one registered already, the caller looks them up instead, which skips it: made
     /// here, its model would be made again (its initial values evaluated) only for the
     /// identity map to keep the registered one.
     ///
     /// - Throws: An error registering a model.
-    private func registerListed(_ related: inout RelatedSnapshots, _ range: Range<Int>) throws -> Bool {
+    private func registerListed(_ related: inout RelatedSnapshots, _ range: Range<Int>) throws -> [AnyObject]? {
         let noneRegistered = related.listed.withUnsafeBufferPointer { listed in
             range.allSatisfy { registered[listed[$0].persistentIdentifier] == nil }
         }
-        guard noneRegistered else { return false }
-        guard !range.isEmpty else { return true }
+        guard noneRegistered else { return nil }
+        guard !range.isEmpty else { return [] }
         // What the store just read replaces what the context knew, as in `registerModels`.
         if !knownSnapshots.isEmpty {
             for index in range { knownSnapshots[related.listed[index].persistentIdentifier] = nil }
         }
-        func register<M: PersistentModel>(as type: M.Type) throws {
-            _ = try materialize(&related.listed, in: range, partial: false, unregistered: true, as: M.self)
+        func register<M: PersistentModel>(as type: M.Type) throws -> [AnyObject] {
+            // Arrays of class references share one representation.
+            unsafeBitCast(try materialize(&related.listed, in: range, partial: false, unregistered: true, as: M.self), to: [AnyObject].self)
         }
-        try register(as: try runtime(for: related.listed[range.lowerBound].persistentIdentifier.entityName).modelType)
-        return true
+        return try register(as: try runtime(for: related.listed[range.lowerBound].persistentIdentifier.entityName).modelType)
+    }
+
+    /// Loads the to-many relationship in `slot` of each of `owners` that holds it as a fault,
+    /// from `destinations`: the models of their faults' identifiers, made just now in the
+    /// same order (see ``listedRun(of:in:from:_:)``), so no identifier is looked up.
+    ///
+    /// The app asked for the relationship with the fetch; loading it at its first read
+    /// instead looked each destination up in the identity map again, and kept every list
+    /// of identifiers until then.
+    private func load<T: PersistentModel>(_ slot: Int, of owners: [T], from destinations: [AnyObject]) {
+        var position = 0
+        for owner in owners {
+            guard let data = managedAny(owner), case .toManyFault(let ids) = data[slot: slot] else { continue }
+            let end = position + ids.count
+            guard end <= destinations.count, let type = data.layout.collectionType(at: slot) else { return }
+            data[slot: slot] = .loaded(.toMany(RelationshipEditing.make(type, of: destinations[position..<end])))
+            position = end
+        }
     }
 
     /// Whether a destination of `relationship` can be listed by several models: a to-one's

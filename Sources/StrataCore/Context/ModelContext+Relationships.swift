@@ -240,6 +240,22 @@ enum RelationshipEditing {
         return collection(type, of: elements)
     }
 
+    /// A collection of `type` holding `models`, in order, those of its element class: the
+    /// destinations a prefetch just made, with no identifier to look up.
+    static func make(_ type: any RelationshipCollection.Type, of models: ArraySlice<AnyObject>) -> any RelationshipCollection {
+        makeTyped(type, models)
+    }
+
+    private static func makeTyped<C: RelationshipCollection>(_ type: C.Type, _ models: ArraySlice<AnyObject>) -> any RelationshipCollection {
+        let elementType = C.PersistentElement.self
+        var elements: [AnyObject] = []
+        elements.reserveCapacity(models.count)
+        for model in models where ObjectIdentifier(Swift.type(of: model)) == ObjectIdentifier(elementType) || model is C.PersistentElement {
+            elements.append(model)
+        }
+        return collection(type, of: elements)
+    }
+
     private static func makeTyped<C: RelationshipCollection>(_ type: C.Type, _ models: [any PersistentModel]) -> any RelationshipCollection {
         let elementType = C.PersistentElement.self
         var elements: [AnyObject] = []
