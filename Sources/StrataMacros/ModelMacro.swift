@@ -95,8 +95,18 @@ extension ModelMacro: MemberMacro {
             """,
         ]
         members += schemaMetadata(of: properties, model: model, access: access, isFinal: isFinal, inherited: nil)
+        members += [initializer(for: properties, model: model, access: access, superclass: nil)]
+        // A class that may have model subclasses keeps the protocol's generic maker, which
+        // makes whichever subclass the context asks for.
+        if isFinal {
+            members.append(
+                """
+                \(raw: access.plain)static func _makeModel(backingData: AnyObject) -> \(raw: model) {
+                    \(raw: model)(backingData: StrataCore._contextBackingData(backingData, as: \(raw: model).self))
+                }
+                """)
+        }
         members += [
-            initializer(for: properties, model: model, access: access, superclass: nil),
             """
             \(raw: isFinal ? "private" : access.plain.isEmpty ? "internal" : "public") let _$observationRegistrar = Observation.ObservationRegistrar()
             """,

@@ -97,6 +97,10 @@ struct IndexMacroTests {
                     self.persistentBackingData = backingData
                 }
 
+                static func _makeModel(backingData: AnyObject) -> Trip {
+                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                }
+
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {

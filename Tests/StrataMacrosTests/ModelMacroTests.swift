@@ -75,6 +75,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
+                static func _makeModel(backingData: AnyObject) -> Trip {
+                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                }
+
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
@@ -247,6 +251,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
+                static func _makeModel(backingData: AnyObject) -> Trip {
+                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                }
+
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
@@ -401,6 +409,10 @@ struct ModelMacroTests {
                     _bucketList = StrataCore._PersistedPropertyToken()
                     _livingAccommodation = StrataCore._PersistedPropertyToken()
                     self.persistentBackingData = backingData
+                }
+
+                public static func _makeModel(backingData: AnyObject) -> Trip {
+                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -712,6 +724,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
+                static func _makeModel(backingData: AnyObject) -> Swatch {
+                    Swatch(backingData: StrataCore._contextBackingData(backingData, as: Swatch.self))
+                }
+
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Swatch, _M>) {
@@ -904,6 +920,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
+                static func _makeModel(backingData: AnyObject) -> Trip {
+                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                }
+
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
@@ -1039,6 +1059,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
+                static func _makeModel(backingData: AnyObject) -> Place {
+                    Place(backingData: StrataCore._contextBackingData(backingData, as: Place.self))
+                }
+
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Place, _M>) {
@@ -1170,6 +1194,10 @@ struct ModelMacroTests {
                     _firstName = StrataCore._PersistedPropertyToken()
                     _lastName = StrataCore._PersistedPropertyToken()
                     self.persistentBackingData = backingData
+                }
+
+                static func _makeModel(backingData: AnyObject) -> Person {
+                    Person(backingData: StrataCore._contextBackingData(backingData, as: Person.self))
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -1383,6 +1411,10 @@ struct ModelMacroTests {
                 required init(backingData: any StrataCore.BackingData<Trip>) {
                     _name = StrataCore._PersistedPropertyToken()
                     self.persistentBackingData = backingData
+                }
+
+                static func _makeModel(backingData: AnyObject) -> Trip {
+                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -1659,6 +1691,10 @@ struct ModelMacroTests {
                         self.persistentBackingData = backingData
                     }
 
+                    static func _makeModel(backingData: AnyObject) -> Trip {
+                        Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                    }
+
                     private let _$observationRegistrar = Observation.ObservationRegistrar()
 
                     internal nonisolated func access<_M>(keyPath: KeyPath<Trip, _M>) {
@@ -1723,6 +1759,10 @@ struct ModelMacroTests {
 
                 required init(backingData: any StrataCore.BackingData<Marker>) {
                     self.persistentBackingData = backingData
+                }
+
+                static func _makeModel(backingData: AnyObject) -> Marker {
+                    Marker(backingData: StrataCore._contextBackingData(backingData, as: Marker.self))
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -2082,6 +2122,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
+                static func _makeModel(backingData: AnyObject) -> Counter {
+                    Counter(backingData: StrataCore._contextBackingData(backingData, as: Counter.self))
+                }
+
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Counter, _M>) {
@@ -2192,6 +2236,10 @@ struct ModelMacroTests {
                     required init(backingData: any StrataCore.BackingData<Trip>) {
                         _name = StrataCore._PersistedPropertyToken()
                         self.persistentBackingData = backingData
+                    }
+
+                    static func _makeModel(backingData: AnyObject) -> Trip {
+                        Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
                     }
 
                     private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -2308,6 +2356,10 @@ struct ModelMacroTests {
                     _name = StrataCore._PersistedPropertyToken()
                     _label = StrataCore._PersistedPropertyToken()
                     self.persistentBackingData = backingData
+                }
+
+                static func _makeModel(backingData: AnyObject) -> Knot {
+                    Knot(backingData: StrataCore._contextBackingData(backingData, as: Knot.self))
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -2470,6 +2522,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
+                static func _makeModel(backingData: AnyObject) -> Knot {
+                    Knot(backingData: StrataCore._contextBackingData(backingData, as: Knot.self))
+                }
+
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Knot, _M>) {
@@ -2527,6 +2583,10 @@ struct ModelMacroTests {
 
                 required init(backingData: any StrataCore.BackingData<Marker>) {
                     self.persistentBackingData = backingData
+                }
+
+                static func _makeModel(backingData: AnyObject) -> Marker {
+                    Marker(backingData: StrataCore._contextBackingData(backingData, as: Marker.self))
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -2635,6 +2695,10 @@ struct ModelMacroTests {
                 required init(backingData: any StrataCore.BackingData<Trip>) {
                     _name = StrataCore._PersistedPropertyToken()
                     self.persistentBackingData = backingData
+                }
+
+                static func _makeModel(backingData: AnyObject) -> Trip {
+                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -2795,6 +2859,10 @@ struct ModelMacroTests {
                     _name = StrataCore._PersistedPropertyToken()
                     _code = StrataCore._PersistedPropertyToken()
                     self.persistentBackingData = backingData
+                }
+
+                static func _makeModel(backingData: AnyObject) -> Trip {
+                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -3064,6 +3132,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
+                static func _makeModel(backingData: AnyObject) -> Person {
+                    Person(backingData: StrataCore._contextBackingData(backingData, as: Person.self))
+                }
+
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Person, _M>) {
@@ -3189,6 +3261,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
+                static func _makeModel(backingData: AnyObject) -> Person {
+                    Person(backingData: StrataCore._contextBackingData(backingData, as: Person.self))
+                }
+
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
 
                 internal nonisolated func access<_M>(keyPath: KeyPath<Person, _M>) {
@@ -3291,6 +3367,10 @@ struct ModelMacroTests {
                     _followers = StrataCore._PersistedPropertyToken()
                     _following = StrataCore._PersistedPropertyToken()
                     self.persistentBackingData = backingData
+                }
+
+                static func _makeModel(backingData: AnyObject) -> Person {
+                    Person(backingData: StrataCore._contextBackingData(backingData, as: Person.self))
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()

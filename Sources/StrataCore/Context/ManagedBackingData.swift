@@ -384,9 +384,9 @@ extension ManagedBackingData: ModelMaking {
         // The initial values Swift assigns before the initializer's body go to the sink.
         let model: Model
         if let sink = layout.initialValueSink {
-            model = MaterializingThread.materializing(with: sink) { Model(backingData: data) }
+            model = MaterializingThread.materializing(with: sink) { Model._makeModel(backingData: data) }
         } else {
-            model = Model(backingData: data)
+            model = Model._makeModel(backingData: data)
         }
         data.owner = model
         return model

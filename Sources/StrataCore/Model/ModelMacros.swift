@@ -22,7 +22,8 @@ import Observation
     member,
     names: named(_$backingData), named(_$madeBackingData), named(persistentBackingData), named(schemaMetadata),
     named(init), named(_$observationRegistrar), named(access), named(withMutation), named(_notifyObservers),
-    named(_schemaAnnotations), named(_$slotBase), named(_$pendingValues), named(_$schemaMetadata), named(_hasEarlyInitialValues)
+    named(_schemaAnnotations), named(_$slotBase), named(_$pendingValues), named(_$schemaMetadata), named(_hasEarlyInitialValues),
+    named(_makeModel)
 )
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
@@ -41,7 +42,8 @@ public macro Model() = #externalMacro(module: "StrataMacros", type: "ModelMacro"
     member,
     names: named(_$backingData), named(_$madeBackingData), named(persistentBackingData), named(schemaMetadata),
     named(init), named(_$observationRegistrar), named(access), named(withMutation), named(_notifyObservers),
-    named(_schemaAnnotations), named(_$slotBase), named(_$pendingValues), named(_$schemaMetadata), named(_hasEarlyInitialValues)
+    named(_schemaAnnotations), named(_$slotBase), named(_$pendingValues), named(_$schemaMetadata), named(_hasEarlyInitialValues),
+    named(_makeModel)
 )
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
