@@ -247,13 +247,11 @@ enum RelationshipEditing {
     }
 
     private static func makeTyped<C: RelationshipCollection>(_ type: C.Type, _ models: ArraySlice<AnyObject>) -> any RelationshipCollection {
-        let elementType = C.PersistentElement.self
-        var elements: [AnyObject] = []
-        elements.reserveCapacity(models.count)
-        for model in models where ObjectIdentifier(Swift.type(of: model)) == ObjectIdentifier(elementType) || model is C.PersistentElement {
-            elements.append(model)
-        }
-        return collection(type, of: elements)
+        let elementType = ObjectIdentifier(C.PersistentElement.self)
+        // Usually every model is of the element class: the slice is copied as it is, where
+        // appending the models one by one retained each twice.
+        if models.allSatisfy({ ObjectIdentifier(Swift.type(of: $0)) == elementType }) { return collection(type, of: Array(models)) }
+        return collection(type, of: models.filter { $0 is C.PersistentElement })
     }
 
     private static func makeTyped<C: RelationshipCollection>(_ type: C.Type, _ models: [any PersistentModel]) -> any RelationshipCollection {
