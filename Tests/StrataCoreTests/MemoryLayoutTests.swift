@@ -91,7 +91,8 @@ import Testing
     }
 
     /// The backing data of a fetched model fits glibc's 96-byte allocation (88 usable bytes):
-    /// its flags sit after the identifier and its rarely used parts behind one reference.
+    /// its flags sit after the identifier, and its rarely used parts (the slots it keeps
+    /// apart, the change tracking) behind a reference each.
     ///
     /// Reads the instance size the runtime allocates, not `malloc_usable_size` of the
     /// object: glibc hands out a larger free chunk when splitting it would leave too little,

@@ -462,6 +462,7 @@ extension SQLiteStoreTests {
                 Issue.record("\(trip.name)'s bucket list is \(data[slot: slot]) after the prefetch")
                 continue
             }
+            #expect(data.storage.extras == nil, "loading \(trip.name)'s bucket list made change tracking")
             let models = collection._persistentModels
             #expect(models.count == (trip.name == "D" ? 0 : 2))
             for model in models {

@@ -47,8 +47,8 @@ class ManagedData {
     // Whether the next save inserts, updates or deletes the model; unchecked for
     // exclusivity, as `storage` is. Declared right after the identifier, whose 17 bytes
     // leave room for them before the next 8-byte field: with the change tracking kept in
-    // the storage's extras, the backing data of a model that was only read is 80 bytes,
-    // a 96-byte allocation (it was 104, in 112).
+    // the storage's extras, the backing data of a model that was only read is 88 bytes
+    // (its slots kept apart included), a 96-byte allocation (it was 104, in 112).
     @exclusivity(unchecked) var isInserted = false
     @exclusivity(unchecked) var isChanged = false
     @usableFromInline @exclusivity(unchecked) var isDeleted = false
@@ -254,7 +254,7 @@ class ManagedData {
     func markSaved() {
         isChanged = false
         guard let tracking else { return }
-        if tracking.keepsOwnerAlive == nil && tracking.others == nil {
+        if tracking.keepsOwnerAlive == nil {
             storage.dropExtras()
         } else {
             tracking.removeOriginals()
@@ -414,19 +414,11 @@ extension ManagedBackingData: ModelMaking {
     }
 }
 
-/// What few registered models need besides their values: the slots ``SlotStorage`` keeps
-/// apart (loaded relationships, transformable values, slots not fetched) and the change
-/// tracking. One optional reference for all of it keeps the backing data of a model that
-/// was only read at 88 bytes (a 96-byte allocation rather than 112), and a changed model
-/// still makes one object, as it did for its change tracking alone.
+/// What a changed registered model needs besides its values: the change tracking, made at
+/// the first change. One optional reference for it keeps the backing data of a model that
+/// was only read small (80 bytes with ``SlotStorage/others``, a 96-byte allocation).
 final class ManagedExtras {
-    /// `nil`, or one entry per slot: `nil` where the slot is the attribute value in
-    /// ``SlotStorage/values``. Unchecked for exclusivity, as the backing data's own fields are.
-    @exclusivity(unchecked) var others: ContiguousArray<ManagedSlot?>?
-
-    init(others: ContiguousArray<ManagedSlot?>?) {
-        self.others = others
-    }
+    init() {}
 
     /// The saved value of each slot changed since the last save or fetch, taken at its first
     /// change: the first inline (most changes set one property), the others in an array.
@@ -461,9 +453,4 @@ final class ManagedExtras {
     /// unique constraint merged into a stored model), so the owner outlives every model
     /// that writes through the data. Released with the context.
     var keepsOwnerAlive: AnyObject?
-
-    /// Whether nothing but ``others`` is kept here: no change, original or kept owner.
-    var holdsOnlyOthers: Bool {
-        firstOriginal == nil && moreOriginals.isEmpty && changedSlots.isEmpty && failedFaultSlots.isEmpty && keepsOwnerAlive == nil
-    }
 }

@@ -188,11 +188,11 @@ public final class ModelContext: Equatable {
         let holding = core.storageEntitiesHoldingModels
         if !holding.isEmpty {
             registered.forEachModel(ofEntitiesWhere: holding.contains) { model in
-                // A model whose storage has no extras holds no loaded relationship (those
-                // are kept apart, in the extras) and no change tracking, so it holds no other
-                // model; and its context reference already reads `nil`. A prefetched graph's
-                // destinations are mostly such models.
-                guard let data = model.managedData, data.storage.extras != nil else { return }
+                // A model whose storage keeps no slot apart and has no extras holds no
+                // loaded relationship (those are kept apart) and no change tracking, so it
+                // holds no other model; and its context reference already reads `nil`. A
+                // prefetched graph's destinations are mostly such models.
+                guard let data = model.managedData, data.storage.holdsMoreThanValues else { return }
                 data.release(keepingIdentifiers: false)
             }
         }

@@ -7,8 +7,8 @@
 /// the store sent it: ``PersistentValue/identifier(_:)`` is a to-one fault and
 /// ``PersistentValue/identifiers(_:)`` a to-many one (no attribute holds either kind).
 /// Loaded relationships, transformable values, slots that were not fetched and slots not set
-/// yet live in ``others``, kept in ``ManagedExtras`` with the change tracking, which a
-/// fetched model that is only read never allocates.
+/// yet live in ``others``, an array a fetched model that is only read never allocates; the
+/// change tracking lives in ``ManagedExtras``, made at the first change.
 ///
 /// The extras are an object: a copy of the storage shares them. Storage belongs to one
 /// backing data, which alone changes it; copies are only read.
@@ -16,30 +16,37 @@ struct SlotStorage {
     /// One value per slot: an attribute's value or a relationship fault's identifiers; not
     /// read where ``others`` holds the slot.
     private(set) var values: [PersistentValue]
-    /// What few models need: the slots kept apart and the change tracking; `nil` for a model
-    /// that has neither (a fetched model that was only read).
-    private(set) var extras: ManagedExtras?
-
     /// `nil`, or one entry per slot: `nil` where the slot is the attribute value in ``values``.
-    var others: ContiguousArray<ManagedSlot?>? { extras?.others }
+    ///
+    /// Beside the extras rather than in them: a fetched model that loads a relationship
+    /// (a prefetched graph's owners) then keeps it apart without a change-tracking object,
+    /// and the backing data still fits its 96-byte allocation.
+    private(set) var others: ContiguousArray<ManagedSlot?>?
+    /// The change tracking; `nil` for a model that has none (a fetched model that was only
+    /// read, or one saved since its last change).
+    private(set) var extras: ManagedExtras?
 
     /// The extras, made when first needed.
     mutating func extrasMaking() -> ManagedExtras {
         if let extras { return extras }
-        let made = ManagedExtras(others: nil)
+        let made = ManagedExtras()
         extras = made
         return made
     }
 
-    /// Drops the extras: the caller checked they hold nothing (no slot kept apart, no change).
+    /// Drops the extras: the caller checked they hold nothing (no change, no kept owner).
     mutating func dropExtras() {
         extras = nil
     }
 
+    /// Whether the storage holds another model or tracks a change: it keeps slots apart
+    /// (where loaded relationships are) or has extras.
+    var holdsMoreThanValues: Bool { others != nil || extras != nil }
+
     /// Slots taken from a snapshot's aligned values, with `others` for the slots they do not hold.
     init(values: [PersistentValue], others: ContiguousArray<ManagedSlot?>?) {
         self.values = values
-        self.extras = others.map { ManagedExtras(others: $0) }
+        self.others = others
     }
 
     /// Empty storage with room for `capacity` slots, to be filled with ``append(_:)``.
@@ -83,7 +90,7 @@ struct SlotStorage {
     mutating func append(loaded value: BackingValue) {
         if let plain = Self.plainValue(of: value) {
             values.append(plain)
-            extras?.others?.append(nil)
+            others?.append(nil)
         } else {
             appendOther(.loaded(value))
         }
@@ -93,7 +100,7 @@ struct SlotStorage {
     mutating func append(_ slot: ManagedSlot) {
         if let plain = Self.plainValue(of: slot) {
             values.append(plain)
-            extras?.others?.append(nil)
+            others?.append(nil)
         } else {
             appendOther(slot)
         }
@@ -103,7 +110,7 @@ struct SlotStorage {
     private mutating func appendOther(_ slot: ManagedSlot) {
         if others == nil { makeOthers(capacity: Swift.max(values.capacity, values.count + 1)) }
         values.append(.null)
-        extras!.others!.append(slot)
+        others!.append(slot)
     }
 
     /// The number of slots.
@@ -115,17 +122,14 @@ struct SlotStorage {
     /// Makes room for `capacity` slots.
     mutating func reserveCapacity(_ capacity: Int) {
         values.reserveCapacity(capacity)
-        extras?.others?.reserveCapacity(capacity)
+        others?.reserveCapacity(capacity)
     }
 
-    /// Stops keeping slots apart once none is, when nothing else is in the extras: the
-    /// storage of a new model whose initial values were written ahead of the slots before
-    /// them, once those were written too.
+    /// Stops keeping slots apart once none is: the storage of a new model whose initial
+    /// values were written ahead of the slots before them, once those were written too.
     mutating func dropPlainOthers() {
-        guard let extras, let others = extras.others, extras.holdsOnlyOthers,
-            others.allSatisfy({ if case .none = $0 { true } else { false } })
-        else { return }
-        self.extras = nil
+        guard let others, others.allSatisfy({ if case .none = $0 { true } else { false } }) else { return }
+        self.others = nil
     }
 
     subscript(slot: Int) -> ManagedSlot {
@@ -142,7 +146,7 @@ struct SlotStorage {
                 setPlain(stored, at: slot)
             } else {
                 if others == nil { makeOthers(capacity: values.count) }
-                extras!.others![slot] = newValue
+                others![slot] = newValue
                 values[slot] = .null
             }
         }
@@ -163,7 +167,7 @@ struct SlotStorage {
     @inline(__always)
     private mutating func setPlain(_ plain: PersistentValue, at slot: Int) {
         values[slot] = plain
-        if let extras, extras.others != nil { extras.others![slot] = nil }
+        if others != nil { others![slot] = nil }
     }
 
     /// The loaded value of `slot`, or `nil` when it is a fault or was not fetched.
@@ -184,7 +188,7 @@ struct SlotStorage {
         let added = slot + 1 - values.count
         if others == nil { makeOthers(capacity: slot + 1) }
         values.append(contentsOf: repeatElement(.null, count: added))
-        extras!.others!.append(contentsOf: repeatElement(.loaded(.unset), count: added))
+        others!.append(contentsOf: repeatElement(.loaded(.unset), count: added))
     }
 
     /// Starts keeping slots apart, with room for `capacity` slots (at least as many as the
@@ -200,7 +204,7 @@ struct SlotStorage {
         // One at a time: appending `repeatElement(nil, count:)` went through the generic
         // sequence append, about 220 instructions for a model's few slots.
         for _ in 0..<values.count { made.append(nil) }
-        extrasMaking().others = made
+        others = made
     }
 
     /// The first slot that was not fetched.
