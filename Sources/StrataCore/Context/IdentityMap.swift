@@ -103,13 +103,16 @@ struct IdentityMap {
         @discardableResult
         mutating func update(_ model: any PersistentModel, at key: Int64) -> (any PersistentModel)? {
             guard let offset = denseOffset(key) else { return sparse.updateValue(model, forKey: key) }
-            let previous = dense[offset]
-            dense[offset] = reference(model)
-            guard let previous else {
+            // An empty position (every model of a fetch into a new context) is filled without
+            // copying out its `nil` and releasing it again.
+            if dense[offset] == nil {
+                dense[offset] = reference(model)
                 denseCount += 1
                 return nil
             }
-            return self.model(previous)
+            let previous = dense[offset]
+            dense[offset] = reference(model)
+            return previous.flatMap(self.model)
         }
 
         /// Empties `key`'s position in `dense` when the table holds the only strong reference
