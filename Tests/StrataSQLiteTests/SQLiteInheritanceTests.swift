@@ -1,10 +1,19 @@
 import Foundation
 import Strata
+@testable import StrataCore
 @testable import StrataSQLite
 import Testing
 
 @Model class Vessel {
     var name: String
+    var harbor: Harbor?
+    init(name: String) { self.name = name }
+}
+
+/// A to-many to the root of a hierarchy, with an inverse: a prefetch loads it in order.
+@Model final class Harbor {
+    var name: String
+    @Relationship(deleteRule: .cascade, inverse: \Vessel.harbor) var vessels: [Vessel] = []
     init(name: String) { self.name = name }
 }
 
@@ -34,6 +43,32 @@ import Testing
         let plan = context.explain(FetchDescriptor<Ferry>())
         #expect(plan.contains("\"_entity\" COLLATE strata_canonical IN"), "the class test did not reach SQL:\n\(plan)")
         #expect(try context.fetch(FetchDescriptor<Ferry>()).map(\.cars) == [40])
+    }
+
+    /// The lists a prefetch loads keep each member's class when the destination is the root
+    /// of a class hierarchy.
+    @Test func aPrefetchedListOfAHierarchysRootKeepsEachMembersClass() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-harbor-\(UUID()).store")
+        let container = try ModelContainer(for: Harbor.self, Vessel.self, Ferry.self, configurations: ModelConfiguration(url: url))
+        let writer = ModelContext(container)
+        let harbor = Harbor(name: "North")
+        writer.insert(harbor)
+        harbor.vessels = [Vessel(name: "A"), Ferry(name: "B", cars: 7), Vessel(name: "C")]
+        try writer.save()
+        var descriptor = FetchDescriptor<Harbor>()
+        descriptor.relationshipKeyPathsForPrefetching = [\.vessels]
+        let reader = ModelContext(container)
+        let fetched = try #require(try reader.fetch(descriptor).first)
+        let slot = try #require(ModelLayout.of(Harbor.self).slotsByKeyPath[\Harbor.vessels])
+        let data = try #require(fetched.persistentBackingData as? ManagedData)
+        guard case .loaded = data[slot: slot] else {
+            Issue.record("the harbor's vessels are \(data[slot: slot]) after the prefetch")
+            return
+        }
+        let vessels = fetched.vessels.sorted { $0.name < $1.name }
+        #expect(vessels.map(\.name) == ["A", "B", "C"])
+        #expect(vessels.map { String(describing: type(of: $0)) } == ["Vessel", "Ferry", "Vessel"])
+        #expect((vessels[1] as? Ferry)?.cars == 7)
     }
 }
 

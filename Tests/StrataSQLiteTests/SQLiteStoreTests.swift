@@ -472,32 +472,6 @@ extension SQLiteStoreTests {
         #expect(trips.map { $0.bucketList.map(\.title) } == [["A1", "A2"], ["B1", "B2"], ["C1", "C2"], []])
     }
 
-    /// The lists a prefetch loads keep each member's class when the destination is the root
-    /// of a class hierarchy.
-    @Test func aPrefetchedListOfAHierarchysRootKeepsEachMembersClass() throws {
-        let url = storeURL("garages")
-        let container = try ModelContainer(for: Garage.self, Car.self, Truck.self, configurations: ModelConfiguration(url: url))
-        let writer = ModelContext(container)
-        let garage = Garage(name: "North")
-        writer.insert(garage)
-        garage.cars = [Car(plate: "A"), Truck(plate: "B", load: 7), Car(plate: "C")]
-        try writer.save()
-        var descriptor = FetchDescriptor<Garage>()
-        descriptor.relationshipKeyPathsForPrefetching = [\.cars]
-        let reader = ModelContext(container)
-        let fetched = try #require(try reader.fetch(descriptor).first)
-        let slot = try #require(ModelLayout.of(Garage.self).slotsByKeyPath[\Garage.cars])
-        let data = try #require(fetched.persistentBackingData as? ManagedData)
-        guard case .loaded = data[slot: slot] else {
-            Issue.record("the garage's cars are \(data[slot: slot]) after the prefetch")
-            return
-        }
-        let cars = fetched.cars.sorted { $0.plate < $1.plate }
-        #expect(cars.map(\.plate) == ["A", "B", "C"])
-        #expect(cars.map { String(describing: type(of: $0)) } == ["Car", "Truck", "Car"])
-        #expect((cars[1] as? Truck)?.load == 7)
-    }
-
     @Test func deleteByPredicateRemovesJoinRowsAndExternalFilesOfTheMatchesOnly() throws {
         let url = storeURL("albums")
         let container = try ModelContainer(for: Album.self, Picture.self, configurations: ModelConfiguration(url: url))
@@ -686,23 +660,3 @@ extension SQLiteStoreTests {
     }
 }
 
-/// A garage whose cars are a class hierarchy's root, some of them trucks.
-@Model final class Garage {
-    var name: String
-    @Relationship(deleteRule: .cascade, inverse: \Car.garage) var cars: [Car] = []
-    init(name: String) { self.name = name }
-}
-
-@Model class Car {
-    var plate: String
-    var garage: Garage?
-    init(plate: String) { self.plate = plate }
-}
-
-@Model final class Truck: Car {
-    var load: Double
-    init(plate: String, load: Double) {
-        self.load = load
-        super.init(plate: plate)
-    }
-}
