@@ -416,7 +416,7 @@ extension ManagedBackingData: ModelMaking {
 
 /// What a changed registered model needs besides its values: the change tracking, made at
 /// the first change. One optional reference for it keeps the backing data of a model that
-/// was only read small (80 bytes with ``SlotStorage/others``, a 96-byte allocation).
+/// was only read at 88 bytes, ``SlotStorage/others`` included (a 96-byte allocation).
 final class ManagedExtras {
     init() {}
 
