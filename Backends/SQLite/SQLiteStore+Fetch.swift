@@ -70,7 +70,7 @@ extension SQLiteStore {
     ///
     /// - Throws: As ``fetch(_:each:)``.
     package func fetchRelatedInOrder<T: PersistentModel>(
-        _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
+        _ request: DataStoreFetchRequest<T>, each body: (consuming DefaultSnapshot) throws -> Void
     ) throws -> (related: RelatedSnapshots, externalChangeCount: Int64?) {
         try read { connection in
             let related = try fetch(request, each: body, on: connection)
@@ -79,7 +79,7 @@ extension SQLiteStore {
     }
 
     private func fetch<T: PersistentModel>(
-        _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void, on connection: SQLiteConnection
+        _ request: DataStoreFetchRequest<T>, each body: (consuming DefaultSnapshot) throws -> Void, on connection: SQLiteConnection
     ) throws -> RelatedSnapshots {
         let table = try table(for: T.self)
         guard request.identifiers == nil, !table.hasToManyProperties else {
@@ -333,12 +333,12 @@ struct SnapshotReader {
         return snapshots
     }
 
-    /// Calls `body` with the snapshot of each row `query` selects, as it is stepped.
+    /// Hands `body` the snapshot of each row `query` selects, as it is stepped.
     ///
     /// - Precondition: The table has no to-many relationship (see ``SQLiteSchemaMapping/Table/hasToManyProperties``):
     ///   their lists are loaded after the rows.
     /// - Throws: As ``read(_:on:related:)``, or the error `body` threw.
-    func read(_ query: SQLiteQuery, on connection: SQLiteConnection, each body: (DefaultSnapshot) throws -> Void) throws {
+    func read(_ query: SQLiteQuery, on connection: SQLiteConnection, each body: (consuming DefaultSnapshot) throws -> Void) throws {
         let statement = try connection.cached(query.sql)
         try statement.bind(query.bindings)
         defer { statement.reset() }
@@ -359,10 +359,11 @@ struct SnapshotReader {
     /// array, appending the snapshot to it instead; `visit` sees each row before it is read.
     ///
     /// Appended here, each snapshot moves into the array: a closure that appended the one it
-    /// was lent copied it (three retains and releases a row).
+    /// was lent copied it (three retains and releases a row). `body` is handed each snapshot
+    /// for the same reason: a model takes its values without retaining them again.
     private func forEachRow(
         of statement: SQLiteStatement, first: Int32, _ visit: (SQLiteStatement) -> Void, keeping kept: inout [DefaultSnapshot]?,
-        _ body: (DefaultSnapshot) throws -> Void
+        _ body: (consuming DefaultSnapshot) throws -> Void
     ) throws {
         let names = partial ? partialNames() : table.propertyNames
         // Per column, once: how to decode it, and per position in a row, the column read into
@@ -439,7 +440,8 @@ struct SnapshotReader {
                             property: columns[index].name, stored: stored, kind: step.kind)
                     }
                 }
-                let snapshot = DefaultSnapshot(persistentIdentifier: template.replacingPrimaryKey(statement.int64(first)), propertyNames: names, values: values)
+                let snapshot = DefaultSnapshot(
+                    persistentIdentifier: template.replacingPrimaryKey(statement.int64(first)), propertyNames: names, values: consume values)
                 if kept != nil { kept!.append(snapshot) } else { try body(snapshot) }
             }
         }

@@ -68,7 +68,25 @@ final class EntityRuntime: @unchecked Sendable {
     let plainKinds: [PersistentValue.Kind?]
     /// For each slot, whether the property is an optional attribute.
     let optionalAttributeSlots: [Bool]
+
     private let layout: ModelLayout
+
+    /// Whether a value of `valueKind` (`nil` for a null) in `slot` is kept as the store
+    /// returned it: an attribute in its own kind or an optional attribute's null, or a
+    /// relationship's fault (see ``plainKinds``).
+    func keepsAsIs(_ valueKind: PersistentValue.Kind?, at slot: Int) -> Bool {
+        guard let kind = plainKinds[slot] else { return false }
+        return valueKind == kind || (valueKind == nil && optionalAttributeSlots[slot])
+    }
+
+    /// Whether `values`, in this entity's slot order, are its slots as they are: one per
+    /// slot, each kept as the store returned it (``keepsAsIs(_:at:)``). Checked in place.
+    func holdsAsSlots(_ values: [PersistentValue]) -> Bool {
+        guard values.count == plainKinds.count else { return false }
+        return values.withUnsafeBufferPointer { buffer in
+            (0..<buffer.count).allSatisfy { keepsAsIs(buffer[$0].kind, at: $0) }
+        }
+    }
 
     /// Makes a model of this entity registered in `context`, with its slots and identifier.
     ///

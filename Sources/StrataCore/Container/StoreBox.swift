@@ -110,11 +110,12 @@ final class StoreBox: @unchecked Sendable {
     /// the related snapshots (prefetched destinations listed in order when the store lists
     /// them, ``DataStoreStreamingRelatedInOrder``) with the external change count as of the
     /// read, when the store tells it (``DataStoreStreamingWithChangeCount``); `nil`, calling
-    /// nothing, for a store that does not stream.
+    /// nothing, for a store that does not stream. Each snapshot is handed over to `body`, which
+    /// may take its values.
     ///
     /// - Throws: The store's error, or the error `body` threw.
     func fetch<T: PersistentModel>(
-        _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
+        _ request: DataStoreFetchRequest<T>, each body: (consuming DefaultSnapshot) throws -> Void
     ) throws -> (related: RelatedSnapshots, externalChangeCount: Int64?)? {
         if let streamingRelatedInOrder {
             return try streamingRelatedInOrder.fetchRelatedInOrder(request, each: body)

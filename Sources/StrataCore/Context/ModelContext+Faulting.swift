@@ -121,11 +121,12 @@ extension ModelContext {
     }
 
     /// Registers a fetched snapshot: the live registered model (refreshed if unchanged) or a new one.
-    func materialize(_ snapshot: DefaultSnapshot, partial: Bool = false) throws -> any PersistentModel {
+    func materialize(_ snapshot: consuming DefaultSnapshot, partial: Bool = false) throws -> any PersistentModel {
         let id = snapshot.persistentIdentifier
         if let model = registered[id] { return try refreshed(model, from: snapshot, partial: partial) }
         if !knownSnapshots.isEmpty { knownSnapshots[id] = nil }
-        return try register(snapshot, runtime: try runtime(of: snapshot), partial: partial)
+        let runtime = try runtime(of: snapshot)
+        return try register(&snapshot, runtime: runtime, partial: partial)
     }
 
     /// A registered model, with the values of a newer `snapshot` of it unless it has unsaved changes.
@@ -138,8 +139,9 @@ extension ModelContext {
 
     /// Makes the model of `snapshot`, a row of `runtime`'s class, and registers it; a model
     /// registered as its identifier already (a store that listed a row twice) is kept and returned.
-    private func register(_ snapshot: DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> any PersistentModel {
-        let made = runtime.makeModel(try slots(from: snapshot, runtime: runtime, partial: partial), snapshot.persistentIdentifier, self)
+    /// The model may take the snapshot's values, leaving it none (see ``slots(taking:runtime:partial:)``).
+    private func register(_ snapshot: inout DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> any PersistentModel {
+        let made = runtime.makeModel(try slots(taking: &snapshot, runtime: runtime, partial: partial), snapshot.persistentIdentifier, self)
         return registered.registerIfAbsent(made, as: snapshot.persistentIdentifier) ?? made
     }
 
@@ -168,7 +170,7 @@ extension ModelContext {
         try snapshots.withUnsafeMutableBufferPointer { snapshots in
             for index in range {
                 defer { snapshots[index].releaseValues() }
-                try materialize(snapshots[index], in: &run)
+                try materialize(&snapshots[index], in: &run)
             }
         }
         return run.finish()
@@ -183,10 +185,11 @@ extension ModelContext {
     }
 
     /// Registers the model of one fetched snapshot (see ``materialize(_:partial:unregistered:as:)``)
-    /// and adds it to `run`'s models when it is a `T`.
+    /// and adds it to `run`'s models when it is a `T`. A new model may take the snapshot's
+    /// values, leaving it its identifier (see ``slots(taking:runtime:partial:)``).
     ///
     /// - Throws: As ``materialize(_:partial:)``.
-    func materialize<T: PersistentModel>(_ snapshot: DefaultSnapshot, in run: inout MaterializingRun<T>) throws {
+    func materialize<T: PersistentModel>(_ snapshot: inout DefaultSnapshot, in run: inout MaterializingRun<T>) throws {
         if !run.fresh {
             if let model = registered[snapshot.persistentIdentifier] {
                 if let model = try refreshed(model, from: snapshot, partial: run.partial) as? T { run.append(model) }
@@ -198,23 +201,40 @@ extension ModelContext {
         // address: copying the entity's name out of the scope to compare it retained and
         // released it (about 60 instructions a model).
         let scope = snapshot.persistentIdentifier.id.scopeAddress
-        let stored: EntityRuntime
+        let stored: Unmanaged<EntityRuntime>
         if let lastRuntime = run.lastRuntime, run.lastScope == scope {
             stored = lastRuntime
         } else {
-            stored = try runtime(for: snapshot.persistentIdentifier.entityName)
+            // Unretained: the container's core holds every runtime as long as the context.
+            stored = Unmanaged.passUnretained(try runtime(for: snapshot.persistentIdentifier.entityName))
             (run.lastScope, run.lastRuntime) = (scope, stored)
         }
-        // `runtime(of:stored:)` makes the same test first; made here, a row outside a class
-        // hierarchy skips the call and its retain of the runtime (inlining the test into
-        // that function instead counted 0.04% more for a fetch).
-        let runtime = stored.isInHierarchy ? try self.runtime(of: snapshot, stored: stored) : stored
-        let model = try register(snapshot, runtime: runtime, partial: run.partial)
-        if runtime.modelType == T.self {
-            run.append(taking: consume model)
-        } else if let model = model as? T {
-            run.append(model)
+        // The runtime lent to the row rather than held: held, it was retained twice and
+        // released twice a model (about 65 instructions).
+        try stored._withUnsafeGuaranteedRef { stored in
+            // `runtime(of:stored:)` makes the same test first; made here, a row outside a class
+            // hierarchy skips the call and its retain of the runtime (inlining the test into
+            // that function instead counted 0.04% more for a fetch).
+            if stored.isInHierarchy {
+                try materialize(&snapshot, as: try self.runtime(of: snapshot, stored: stored), in: &run)
+            } else {
+                try materialize(&snapshot, as: stored, in: &run)
+            }
         }
+    }
+
+    /// Registers the model of `snapshot`, a row of `runtime`'s class, and adds it to `run`'s
+    /// models when it is a `T`.
+    @inline(__always)
+    private func materialize<T: PersistentModel>(
+        _ snapshot: inout DefaultSnapshot, as runtime: EntityRuntime, in run: inout MaterializingRun<T>
+    ) throws {
+        let model = try register(&snapshot, runtime: runtime, partial: run.partial)
+        guard runtime.modelType == T.self else {
+            if let model = model as? T { run.append(model) }
+            return
+        }
+        run.append(taking: model)
     }
 
     /// The run-time description of the class a stored snapshot belongs to: its identifier's
@@ -264,6 +284,19 @@ extension ModelContext {
         return refreshed
     }
 
+    /// As ``slots(from:runtime:partial:)``, moving the snapshot's values into the slots when
+    /// they are the slots as they are (the usual fetched row), which leaves the snapshot no
+    /// values: copied, the array was retained here and released with the snapshot, about 40
+    /// instructions a model.
+    ///
+    /// - Throws: As ``slots(from:runtime:partial:)``.
+    func slots(taking snapshot: inout DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> SlotStorage {
+        guard snapshot.propertyNames == runtime.propertyNames, runtime.holdsAsSlots(snapshot.values) else {
+            return try slots(from: snapshot, runtime: runtime, partial: partial)
+        }
+        return SlotStorage(values: snapshot.takeValues(), others: nil)
+    }
+
     /// Turns snapshot values into slots, checking each attribute's kind.
     ///
     /// A snapshot in the entity's own shape lends its value array to the slots as it is
@@ -293,22 +326,8 @@ extension ModelContext {
             others![slot] = other
             keep(.null)
         }
-        let kinds = runtime.plainKinds
-        let optional = runtime.optionalAttributeSlots
-        /// Whether a value of `valueKind` in `slot` is kept as the store returned it: an
-        /// attribute in its own kind, or a relationship's fault (see ``EntityRuntime/plainKinds``).
-        func fitsAsIs(_ valueKind: PersistentValue.Kind?, at slot: Int) -> Bool {
-            guard let kind = kinds[slot] else { return false }
-            return valueKind == kind || (valueKind == nil && optional[slot])
-        }
-        // The common row: every slot such a value. Checked on the snapshot's values in place,
-        // before the loop below copies each one out.
-        if aligned, values.count == count {
-            let everyValueFits = values.withUnsafeBufferPointer { buffer in
-                (0..<count).allSatisfy { fitsAsIs(buffer[$0].kind, at: $0) }
-            }
-            if everyValueFits { return SlotStorage(values: values, others: nil) }
-        }
+        // The common row: every slot such a value, checked before the loop below copies each one out.
+        if aligned, runtime.holdsAsSlots(values) { return SlotStorage(values: values, others: nil) }
         for slot in 0..<count {
             let value: PersistentValue? =
                 aligned ? values[slot]
@@ -316,7 +335,7 @@ extension ModelContext {
             // The common case first: an attribute the store returned in its own kind, or a
             // relationship's fault, which stays in the values as the store sent it (see
             // `SlotStorage`) and loads when first read.
-            if let value, fitsAsIs(value.kind, at: slot) {
+            if let value, runtime.keepsAsIs(value.kind, at: slot) {
                 keep(value)
                 continue
             }
@@ -426,7 +445,7 @@ struct MaterializingRun<T: PersistentModel> {
     /// The scope of the last snapshot's identifier (its store and entity, see
     /// ``PersistentIdentifier/ID/scopeAddress``), and its entity's run-time description.
     fileprivate var lastScope: UnsafeMutableRawPointer?
-    fileprivate var lastRuntime: EntityRuntime?
+    fileprivate var lastRuntime: Unmanaged<EntityRuntime>?
 
     init(partial: Bool, fresh: Bool) {
         self.partial = partial
@@ -448,10 +467,12 @@ struct MaterializingRun<T: PersistentModel> {
     }
 
     /// Adds `model`, a `T`, after the models added so far, moving the caller's reference
-    /// into the array; inlined, as ``append(_:)`` is.
+    /// into the array (converted in the call to `append`, it was retained and released, about
+    /// 45 instructions a model); inlined, as ``append(_:)`` is.
     @inline(__always)
     mutating func append(taking model: consuming any PersistentModel) {
-        models.append(model as AnyObject)
+        let object: AnyObject = consume model
+        models.append(consume object)
     }
 
     /// Every model added, in order; inlined, as ``append(_:)`` is.

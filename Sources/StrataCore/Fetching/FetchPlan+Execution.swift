@@ -76,9 +76,10 @@ extension FetchPlan {
         var run = context.startMaterializing(partial: !descriptor.propertiesToFetch.asAnyKeyPaths.isEmpty, as: T.self)
         let storeEntityName = storeEntityName
         do {
-            let streamed = try store.fetch(storeRequest(editingState: context.editingState)) { snapshot in
+            // Each snapshot handed over to be taken apart: its model takes its values.
+            let streamed = try store.fetch(storeRequest(editingState: context.editingState)) { (snapshot: consuming DefaultSnapshot) in
                 guard snapshot.persistentIdentifier.entityName == storeEntityName else { return }
-                try context.materialize(snapshot, in: &run)
+                try context.materialize(&snapshot, in: &run)
             }
             guard let streamed else { return nil }
             return (run.finish(), FetchedRows(snapshots: [], related: streamed.related), streamed.externalChangeCount)

@@ -30,6 +30,14 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable, CustomStringConverti
         values = []
     }
 
+    /// Hands the values over, leaving none, as ``releaseValues()`` does: a model that keeps
+    /// the array takes it without retaining it again.
+    mutating func takeValues() -> [PersistentValue] {
+        var taken: [PersistentValue] = []
+        swap(&taken, &values)
+        return taken
+    }
+
     /// Creates a snapshot from a dictionary of values by property name (sorted by name).
     public init(persistentIdentifier: PersistentIdentifier, values: [String: PersistentValue]) {
         let sorted = values.sorted { $0.key < $1.key }
