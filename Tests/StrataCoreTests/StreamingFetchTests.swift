@@ -17,6 +17,8 @@ final class StreamControls: Sendable {
         var damage: (property: String, value: PersistentValue) = ("startDate", .string("not a date"))
         /// Called after the core took each row.
         var afterEachRow: (@Sendable (PersistentIdentifier) -> Void)?
+        /// A snapshot of another entity the store hands over before each row.
+        var foreignRow: DefaultSnapshot?
     }
 
     let state = Locked(State())
@@ -53,9 +55,9 @@ final class StreamingStore: DataStoreStreaming, @unchecked Sendable {
     func fetch<T: PersistentModel>(
         _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
     ) throws -> [PersistentIdentifier: DefaultSnapshot] {
-        let (refuses, damagedRow, damage, hook) = configuration.controls.state.withLock { state in
+        let (refuses, damagedRow, damage, hook, foreign) = configuration.controls.state.withLock { state in
             state.streamedFetches += 1
-            return (state.refusesFilters, state.damagedRow, state.damage, state.afterEachRow)
+            return (state.refusesFilters, state.damagedRow, state.damage, state.afterEachRow, state.foreignRow)
         }
         if refuses, try request.filter != nil { throw DataStoreError.preferInMemoryFilter }
         let result = try inner.fetch(request)
@@ -64,6 +66,7 @@ final class StreamingStore: DataStoreStreaming, @unchecked Sendable {
             if row == damagedRow, let slot = snapshot.propertyNames.firstIndex(of: damage.property) {
                 snapshot[index: slot] = damage.value
             }
+            if let foreign { try body(foreign) }
             try body(snapshot)
             configuration.controls.state.withLock { $0.handedOver += 1 }
             hook?(snapshot.persistentIdentifier)
@@ -138,6 +141,20 @@ final class StreamingStore: DataStoreStreaming, @unchecked Sendable {
         // Without the damage the same context fetches every trip.
         controls.state.withLock { $0.damagedRow = nil }
         #expect(try context.fetch(FetchDescriptor<Trip>()).count == 4)
+    }
+
+    /// A row of another entity than the fetch's, first or between the others, makes no model.
+    @Test func aRowOfAnotherEntityIsSkipped() throws {
+        let controls = StreamControls()
+        let container = try container(controls, names: ["Lakes", "Alps", "Coast"])
+        let lodging = try PersistentIdentifier.identifier(for: "streamed", entityName: "LivingAccommodation", primaryKey: Int64(1))
+        controls.state.withLock { $0.foreignRow = DefaultSnapshot(persistentIdentifier: lodging, propertyNames: [], values: []) }
+        let context = ModelContext(container)
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.map(\.name) == ["Alps", "Coast", "Lakes"])
+        let made: LivingAccommodation? = context.registeredModel(for: lodging)
+        #expect(made == nil)
+        #expect(controls.state.withLock { $0.streamedFetches } == 1)
     }
 
     /// A relationship's value is kept as the store sent it only in the shape of its fault:

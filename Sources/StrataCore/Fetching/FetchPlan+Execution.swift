@@ -76,9 +76,16 @@ extension FetchPlan {
         var run = context.startMaterializing(partial: !descriptor.propertiesToFetch.asAnyKeyPaths.isEmpty, as: T.self)
         let storeEntityName = storeEntityName
         do {
+            // The scope of the last identifier of the store entity, compared by address first:
+            // comparing each row's entity name copied it out of the scope (about 45 instructions a row).
+            var entityScope: UnsafeMutableRawPointer?
             // Each snapshot handed over to be taken apart: its model takes its values.
             let streamed = try store.fetch(storeRequest(editingState: context.editingState)) { (snapshot: consuming DefaultSnapshot) in
-                guard snapshot.persistentIdentifier.entityName == storeEntityName else { return }
+                let scope = snapshot.persistentIdentifier.id.scopeAddress
+                if scope != entityScope {
+                    guard snapshot.persistentIdentifier.entityName == storeEntityName else { return }
+                    entityScope = scope
+                }
                 try context.materialize(&snapshot, in: &run)
             }
             guard let streamed else { return nil }
