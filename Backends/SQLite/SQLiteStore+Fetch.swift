@@ -83,8 +83,11 @@ extension SQLiteStore {
     ) throws -> RelatedSnapshots {
         let table = try table(for: T.self)
         guard request.identifiers == nil, !table.hasToManyProperties else {
-            let (snapshots, related) = try rows(request, on: connection)
-            for snapshot in snapshots { try body(snapshot) }
+            var (snapshots, related) = try rows(request, on: connection)
+            // Each snapshot handed over in order, moved out of the array rather than copied
+            // (a retain and a release of each of its arrays).
+            snapshots.reverse()
+            while let snapshot = snapshots.popLast() { try body(snapshot) }
             return related
         }
         let (reader, selection) = reader(for: request, of: table)
