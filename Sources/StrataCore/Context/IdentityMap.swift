@@ -69,7 +69,17 @@ struct IdentityMap {
 
         /// `key`'s position in `dense`, growing the array when the key lies close enough beyond
         /// its end that the array stays at least half full; `nil` when the key belongs in `sparse`.
+        ///
+        /// A position `dense` has already is found inline: the call cost every model a fetch
+        /// registers about 25 instructions.
+        @inline(__always)
         private mutating func denseOffset(_ key: Int64) -> Int? {
+            if let offset = offset(key), offset < dense.count { return offset }
+            return denseOffsetGrowing(key)
+        }
+
+        /// ``denseOffset(_:)`` for a key outside `dense`.
+        private mutating func denseOffsetGrowing(_ key: Int64) -> Int? {
             if dense.isEmpty && sparse.isEmpty { base = key }
             if key < base && key >= 0 && base - key <= Int64(dense.count) + 64 {
                 // A key a little below the first: move the start down, at least by the array's
