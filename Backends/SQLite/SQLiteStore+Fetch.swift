@@ -49,7 +49,7 @@ extension SQLiteStore {
     public func fetch<T: PersistentModel>(
         _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
     ) throws -> [PersistentIdentifier: DefaultSnapshot] {
-        try read { connection in try fetch(request, each: body, on: connection).byIdentifier }
+        try read { connection in try fetch(request, each: { try body($0) }, on: connection).byIdentifier }
     }
 
     /// As ``fetch(_:each:)``, with the external change count as of the fetch's read: the
@@ -60,7 +60,7 @@ extension SQLiteStore {
     public func fetchWithExternalChangeCount<T: PersistentModel>(
         _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
     ) throws -> (relatedSnapshots: [PersistentIdentifier: DefaultSnapshot], externalChangeCount: Int64?) {
-        let (related, count) = try fetchRelatedInOrder(request, each: body)
+        let (related, count) = try fetchRelatedInOrder(request) { try body($0) }
         return (related.byIdentifier, count)
     }
 
@@ -70,7 +70,7 @@ extension SQLiteStore {
     ///
     /// - Throws: As ``fetch(_:each:)``.
     package func fetchRelatedInOrder<T: PersistentModel>(
-        _ request: DataStoreFetchRequest<T>, each body: (consuming DefaultSnapshot) throws -> Void
+        _ request: DataStoreFetchRequest<T>, each body: (inout DefaultSnapshot) throws -> Void
     ) throws -> (related: RelatedSnapshots, externalChangeCount: Int64?) {
         try read { connection in
             let related = try fetch(request, each: body, on: connection)
@@ -79,15 +79,14 @@ extension SQLiteStore {
     }
 
     private func fetch<T: PersistentModel>(
-        _ request: DataStoreFetchRequest<T>, each body: (consuming DefaultSnapshot) throws -> Void, on connection: SQLiteConnection
+        _ request: DataStoreFetchRequest<T>, each body: (inout DefaultSnapshot) throws -> Void, on connection: SQLiteConnection
     ) throws -> RelatedSnapshots {
         let table = try table(for: T.self)
         guard request.identifiers == nil, !table.hasToManyProperties else {
             var (snapshots, related) = try rows(request, on: connection)
-            // Each snapshot handed over in order, moved out of the array rather than copied
+            // Each snapshot lent in place, in order: handed from a for-in loop, each was a copy
             // (a retain and a release of each of its arrays).
-            snapshots.reverse()
-            while let snapshot = snapshots.popLast() { try body(snapshot) }
+            for index in snapshots.indices { try body(&snapshots[index]) }
             return related
         }
         let (reader, selection) = reader(for: request, of: table)
@@ -341,7 +340,7 @@ struct SnapshotReader {
     /// - Precondition: The table has no to-many relationship (see ``SQLiteSchemaMapping/Table/hasToManyProperties``):
     ///   their lists are loaded after the rows.
     /// - Throws: As ``read(_:on:related:)``, or the error `body` threw.
-    func read(_ query: SQLiteQuery, on connection: SQLiteConnection, each body: (consuming DefaultSnapshot) throws -> Void) throws {
+    func read(_ query: SQLiteQuery, on connection: SQLiteConnection, each body: (inout DefaultSnapshot) throws -> Void) throws {
         let statement = try connection.cached(query.sql)
         try statement.bind(query.bindings)
         defer { statement.reset() }
@@ -362,11 +361,12 @@ struct SnapshotReader {
     /// array, appending the snapshot to it instead; `visit` sees each row before it is read.
     ///
     /// Appended here, each snapshot moves into the array: a closure that appended the one it
-    /// was lent copied it (three retains and releases a row). `body` is handed each snapshot
-    /// for the same reason: a model takes its values without retaining them again.
+    /// was lent copied it (three retains and releases a row). `body` is lent one snapshot that
+    /// each row reuses (``DefaultSnapshot/reuse(for:values:)``): a model takes its values
+    /// without retaining them again, and the names are not retained and released per row.
     private func forEachRow(
         of statement: SQLiteStatement, first: Int32, _ visit: (SQLiteStatement) -> Void, keeping kept: inout [DefaultSnapshot]?,
-        _ body: (consuming DefaultSnapshot) throws -> Void
+        _ body: (inout DefaultSnapshot) throws -> Void
     ) throws {
         let names = partial ? partialNames() : table.propertyNames
         // Per column, once: how to decode it, and per position in a row, the column read into
@@ -394,6 +394,8 @@ struct SnapshotReader {
                 destinations.append(try? PersistentIdentifier.identifier(for: identifier, entityName: destination, primaryKey: 0))
             }
         }
+        // The snapshot lent to `body`, each row's in turn.
+        var handed = DefaultSnapshot(reusedFor: names, as: template)
         // Per position, the column read into it and how, in one buffer the row loop walks
         // in order (three arrays looked up by index cost a bounds check each per column). On
         // the stack: a fetch of one row (a lookup) would pay more for an array than it saves.
@@ -443,9 +445,13 @@ struct SnapshotReader {
                             property: columns[index].name, stored: stored, kind: step.kind)
                     }
                 }
-                let snapshot = DefaultSnapshot(
-                    persistentIdentifier: template.replacingPrimaryKey(statement.int64(first)), propertyNames: names, values: consume values)
-                if kept != nil { kept!.append(snapshot) } else { try body(snapshot) }
+                let id = template.replacingPrimaryKey(statement.int64(first))
+                if kept != nil {
+                    kept!.append(DefaultSnapshot(persistentIdentifier: id, propertyNames: names, values: consume values))
+                } else {
+                    handed.reuse(for: id, values: consume values)
+                    try body(&handed)
+                }
             }
         }
     }

@@ -110,21 +110,25 @@ final class StoreBox: @unchecked Sendable {
     /// the related snapshots (prefetched destinations listed in order when the store lists
     /// them, ``DataStoreStreamingRelatedInOrder``) with the external change count as of the
     /// read, when the store tells it (``DataStoreStreamingWithChangeCount``); `nil`, calling
-    /// nothing, for a store that does not stream. Each snapshot is handed over to `body`, which
-    /// may take its values.
+    /// nothing, for a store that does not stream. `body` may take each snapshot's values.
     ///
     /// - Throws: The store's error, or the error `body` threw.
     func fetch<T: PersistentModel>(
-        _ request: DataStoreFetchRequest<T>, each body: (consuming DefaultSnapshot) throws -> Void
+        _ request: DataStoreFetchRequest<T>, each body: (inout DefaultSnapshot) throws -> Void
     ) throws -> (related: RelatedSnapshots, externalChangeCount: Int64?)? {
         if let streamingRelatedInOrder {
             return try streamingRelatedInOrder.fetchRelatedInOrder(request, each: body)
         }
+        // A store of the public protocols lends each snapshot.
+        func lent(_ snapshot: DefaultSnapshot) throws {
+            var snapshot = snapshot
+            try body(&snapshot)
+        }
         if let streamingWithChangeCount {
-            let result = try streamingWithChangeCount.fetchWithExternalChangeCount(request, each: body)
+            let result = try streamingWithChangeCount.fetchWithExternalChangeCount(request, each: lent)
             return (RelatedSnapshots(result.relatedSnapshots), result.externalChangeCount)
         }
-        return try streaming.map { (RelatedSnapshots(try $0.fetch(request, each: body)), nil) }
+        return try streaming.map { (RelatedSnapshots(try $0.fetch(request, each: lent)), nil) }
     }
 
     func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int {

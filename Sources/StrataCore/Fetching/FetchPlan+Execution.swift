@@ -79,8 +79,8 @@ extension FetchPlan {
             // The scope of the last identifier of the store entity, compared by address first:
             // comparing each row's entity name copied it out of the scope (about 45 instructions a row).
             var entityScope: UnsafeMutableRawPointer?
-            // Each snapshot handed over to be taken apart: its model takes its values.
-            let streamed = try store.fetch(storeRequest(editingState: context.editingState)) { (snapshot: consuming DefaultSnapshot) in
+            // Each row's model takes the snapshot's values.
+            let streamed = try store.fetch(storeRequest(editingState: context.editingState)) { (snapshot: inout DefaultSnapshot) in
                 let scope = snapshot.persistentIdentifier.id.scopeAddress
                 if scope != entityScope {
                     guard snapshot.persistentIdentifier.entityName == storeEntityName else { return }

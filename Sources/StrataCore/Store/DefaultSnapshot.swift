@@ -8,7 +8,7 @@ import Foundation
 /// property names, so a snapshot costs little more than its values.
 public struct DefaultSnapshot: DataStoreSnapshot, Hashable, CustomStringConvertible {
     /// The identifier of the model the values belong to.
-    public let persistentIdentifier: PersistentIdentifier
+    public private(set) var persistentIdentifier: PersistentIdentifier
     /// The property names, in the entity's slot order.
     public let propertyNames: [String]
     /// The values, one per name in ``propertyNames``.
@@ -28,6 +28,25 @@ public struct DefaultSnapshot: DataStoreSnapshot, Hashable, CustomStringConverti
     /// its model holds them, so rows and models are not all in memory at once.
     mutating func releaseValues() {
         values = []
+    }
+
+    /// A snapshot to be given its values by ``reuse(for:values:)`` before anything reads it:
+    /// until then it holds no values.
+    package init(reusedFor propertyNames: [String], as persistentIdentifier: PersistentIdentifier) {
+        self.persistentIdentifier = persistentIdentifier
+        self.propertyNames = propertyNames
+        self.values = []
+    }
+
+    /// Makes this the snapshot of another row with the same property names: a store that
+    /// streams hands its rows over in one snapshot, so the names are not retained and
+    /// released again for every row.
+    ///
+    /// - Precondition: `values.count == propertyNames.count`.
+    package mutating func reuse(for persistentIdentifier: PersistentIdentifier, values: consuming [PersistentValue]) {
+        precondition(propertyNames.count == values.count, "a snapshot needs one value per property name")
+        self.persistentIdentifier = persistentIdentifier
+        self.values = values
     }
 
     /// Hands the values over, leaving none, as ``releaseValues()`` does: a model that keeps

@@ -48,11 +48,11 @@ package struct RelatedSnapshots {
 /// store written against the public protocols returns them by identifier.
 package protocol DataStoreStreamingRelatedInOrder: DataStoreStreamingWithChangeCount {
     /// As ``DataStoreStreamingWithChangeCount/fetchWithExternalChangeCount(_:each:)``, with
-    /// the related snapshots of prefetched to-many relationships listed in order. Each
-    /// snapshot is handed over to `body`, which may take its values.
+    /// the related snapshots of prefetched to-many relationships listed in order. `body` may
+    /// take each snapshot's values, and the store may reuse the snapshot for the next row.
     ///
     /// - Throws: As ``DataStoreStreaming/fetch(_:each:)``.
     func fetchRelatedInOrder<T: PersistentModel>(
-        _ request: DataStoreFetchRequest<T>, each body: (consuming DefaultSnapshot) throws -> Void
+        _ request: DataStoreFetchRequest<T>, each body: (inout DefaultSnapshot) throws -> Void
     ) throws -> (related: RelatedSnapshots, externalChangeCount: Int64?)
 }
