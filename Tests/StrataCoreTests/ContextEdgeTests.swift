@@ -31,19 +31,24 @@ extension ContextEdgeTests {
         weak var weakContext: ModelContext?
         weak var weakTrip: Trip?
         weak var weakItem: BucketListItem?
+        weak var weakLodging: LivingAccommodation?
         do {
             let context = ModelContext(container)
             let trip = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
             let item = try #require(trip.bucketList.first)
             #expect(item.trip === trip)  // the inverse is loaded: trip and item refer to each other
-            #expect(trip.livingAccommodation?.placeName == "Hotel Seerose")
+            let lodging = try #require(trip.livingAccommodation)
+            #expect(lodging.placeName == "Hotel Seerose")
+            #expect(lodging.trip === trip)  // two to-one relationships that refer to each other
             weakContext = context
             weakTrip = trip
             weakItem = item
+            weakLodging = lodging
         }
         #expect(weakContext == nil)
         #expect(weakTrip == nil)
         #expect(weakItem == nil)
+        #expect(weakLodging == nil)
         #expect(controls.openContexts == 0)
     }
 

@@ -199,11 +199,13 @@ class ManagedData {
         // `unresolvedValue(at:)`) whether or not it keeps identifiers; listing them for a
         // context's end cost an array per model.
         for index in layout.relationshipSlots where index < storage.count {
+            guard keepingIdentifiers else {
+                storage.dropLoadedRelationship(at: index)
+                continue
+            }
             switch storage.loadedValue(at: index) {
-            case .toOne(let model?)?:
-                storage[index] = keepingIdentifiers ? .toOneFault(model.persistentModelID) : .loaded(.toOne(nil))
-            case .toMany(let collection)?:
-                storage[index] = .toManyFault(keepingIdentifiers ? Self.identifiers(of: collection) : [])
+            case .toOne(let model?)?: storage[index] = .toOneFault(model.persistentModelID)
+            case .toMany(let collection)?: storage[index] = .toManyFault(Self.identifiers(of: collection))
             default: break  // a fault holds no model, and no fault loads without a context
             }
         }

@@ -170,6 +170,23 @@ struct SlotStorage {
         if others != nil { others![slot] = nil }
     }
 
+    /// Lets go of the models a loaded relationship in `slot` holds, which then reads as `nil`
+    /// or empty: what `self[slot] = .loaded(.toOne(nil))` or `.toManyFault([])` does, without
+    /// copying the loaded value out first to find its kind (a retain and a release of the
+    /// collection and a copy of its existential, about 300 instructions a model at a context's end).
+    mutating func dropLoadedRelationship(at slot: Int) {
+        guard others != nil else { return }
+        switch others![slot] {
+        case .loaded(.toOne(.some))?:
+            others![slot] = .loaded(.toOne(nil))
+        case .loaded(.toMany)?:
+            others![slot] = nil
+            values[slot] = .identifiers([])
+        default:
+            break  // a fault or an attribute holds no model
+        }
+    }
+
     /// The loaded value of `slot`, or `nil` when it is a fault or was not fetched.
     func loadedValue(at slot: Int) -> BackingValue? {
         if let others, let other = others[slot] {
