@@ -68,7 +68,6 @@ final class EntityRuntime: @unchecked Sendable {
     let plainKinds: [PersistentValue.Kind?]
     /// For each slot, whether the property is an optional attribute.
     let optionalAttributeSlots: [Bool]
-
     private let layout: ModelLayout
 
     /// Whether a value of `valueKind` (`nil` for a null) in `slot` is kept as the store

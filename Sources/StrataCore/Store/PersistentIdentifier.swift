@@ -13,10 +13,10 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
     /// The opaque, hashable identity of a ``PersistentIdentifier``.
     public struct ID: Hashable, Comparable, Codable, Sendable {
         /// The store and entity, one shared object per pair, so an identifier is 17 bytes
-        /// (a 24-byte stride) rather than 56 and hashes and compares them by reference. Scopes live as long as
-        /// the process (``Scope/named(storeIdentifier:entityName:)`` keeps each), so the
-        /// reference is not counted: copying or dropping an identifier with an integer key
-        /// costs no atomic retain or release.
+        /// (a 24-byte stride) rather than 56 and hashes and compares them by reference.
+        /// Scopes live as long as the process (``Scope/named(storeIdentifier:entityName:)``
+        /// keeps each), so the reference is not counted: copying or dropping an identifier
+        /// with an integer key costs no atomic retain or release.
         let scopeReference: Unmanaged<Scope>
         let primaryKey: PrimaryKey
 
