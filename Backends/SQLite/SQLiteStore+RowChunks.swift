@@ -162,14 +162,19 @@ extension SaveWriter {
                     try statement.bind(.integer(key), at: parameter)
                     parameter += 1
                 }
-                let values = snapshots[index].values
+                // Each value read where the snapshot keeps it: copied out, a string was
+                // retained and released twice (about 100 instructions a string).
                 for (column, position) in zip(columns, positions) {
-                    let value = position.map { values[$0] } ?? .null
-                    if case .string(let string) = value {
+                    if let position, case .string(let string) = snapshots[index].values[position] {
                         text.append(string, at: parameter)
-                    } else if try !SQLiteValueCodec.bindNumeric(value, to: statement, at: parameter) {
-                        let bound = try boundValue(value, column: column, table: table, key: key)
-                        if case .text(let string) = bound { text.append(string, at: parameter) } else { try statement.bind(bound, at: parameter) }
+                    } else if let position {
+                        let value = snapshots[index].values[position]
+                        if try !SQLiteValueCodec.bindNumeric(value, to: statement, at: parameter) {
+                            let bound = try boundValue(value, column: column, table: table, key: key)
+                            if case .text(let string) = bound { text.append(string, at: parameter) } else { try statement.bind(bound, at: parameter) }
+                        }
+                    } else {
+                        try statement.bind(.null, at: parameter)
                     }
                     parameter += 1
                 }
@@ -189,10 +194,13 @@ private struct LentText {
     var bytes: [UInt8] = []
     var parameters: [(parameter: Int32, range: Range<Int>)] = []
 
+    @inline(__always)
     mutating func append(_ string: String, at parameter: Int32) {
-        var string = string
         let start = bytes.count
-        string.withUTF8 { bytes.append(contentsOf: $0) }
+        // Read in place; only a string bridged from elsewhere has no contiguous UTF-8.
+        if string.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            bytes.append(contentsOf: string.utf8)
+        }
         parameters.append((parameter, start..<bytes.count))
     }
 }
