@@ -72,6 +72,48 @@ import Testing
         #expect(try ModelContext(try open()).fetch(FetchDescriptor<Booking>()).allSatisfy { $0.guests == 2 })
     }
 
+    /// A save that inserts more models than a statement takes rows records each model's
+    /// insert once, under the identifier the save gave it.
+    @Test func insertsInChunksRecordEachModelOnce() throws {
+        let context = ModelContext(try open())
+        var bookings: [Booking] = []
+        for number in 0..<300 {
+            let booking = Booking(reference: "R\(number)", guests: 1)
+            context.insert(booking)
+            bookings.append(booking)
+        }
+        try context.save()
+        let inserted = try context.fetchHistory(Transactions()).flatMap(\.changes).compactMap { change -> PersistentIdentifier? in
+            guard case .insert = change else { return nil }
+            return change.changedPersistentIdentifier
+        }
+        #expect(inserted.count == 300)
+        #expect(Set(inserted) == Set(bookings.map(\.persistentModelID)))
+    }
+
+    /// Recording a chunk's rows in one step gives the runs that recording them one by one gives.
+    @Test func aChunkIsRecordedAsItsRowsOneByOne() {
+        var byRow = HistoryRecorder(), byChunk = HistoryRecorder()
+        for key in Int64(1)...3 {
+            byRow.insert("Booking", key: key)
+            byChunk.insert("Booking", key: key)
+        }
+        for key in Int64(4)..<9 { byRow.insert("Booking", key: key) }
+        byChunk.insert("Booking", keys: 4..<9)  // continues the run before it
+        for key in Int64(20)..<22 { byRow.insert("Room", key: key) }
+        byChunk.insert("Room", keys: 20..<22)  // another entity: a run of its own
+        byChunk.insert("Room", keys: 30..<30)  // no rows: nothing
+        let keys: [Int64] = [5, 6, 7, 10, 11, 3]
+        byRow.update("Booking", key: 4, properties: ["guests"])
+        byChunk.update("Booking", key: 4, properties: ["guests"])
+        for key in keys { byRow.update("Booking", key: key, properties: ["guests"]) }
+        byChunk.update("Booking", keys: keys[...], properties: ["guests"])  // gaps start new runs
+        for key in keys { byRow.update("Booking", key: key, properties: ["reference"]) }
+        byChunk.update("Booking", keys: keys[...], properties: ["reference"])  // other properties: new runs
+        #expect(byChunk.runs == byRow.runs)
+        #expect(byRow.runs.map(\.count) == [8, 2, 4, 2, 1, 3, 2, 1])
+    }
+
     @Test func anotherConnectionsSavesAppearInHistory() throws {
         let mine = ModelContext(try open())
         mine.author = "app"

@@ -94,9 +94,34 @@ package struct HistoryRecorder: Sendable {
         append(.insert, entityName, key)
     }
 
+    /// Records the inserts of the rows `keys` of `entityName`, in order: what ``insert(_:key:)``
+    /// records for each of them, in one step.
+    package mutating func insert(_ entityName: String, keys: Range<Int64>) {
+        guard let first = keys.first else { return }
+        append(.insert, entityName, first)
+        runs[runs.count - 1].count += Int64(keys.count - 1)
+    }
+
     /// Records an update of the model with `key` that changed `properties`.
     package mutating func update(_ entityName: String, key: Int64, properties: [String]) {
         append(.update, entityName, key, properties: properties)
+    }
+
+    /// Records updates of the rows `keys` of `entityName`, in order, each changing
+    /// `properties`: what ``update(_:key:properties:)`` records for each of them, with the
+    /// name and the properties compared once rather than for every row.
+    package mutating func update(_ entityName: String, keys: ArraySlice<Int64>, properties: [String]) {
+        guard let first = keys.first else { return }
+        append(.update, entityName, first, properties: properties)
+        var last = runs.count - 1
+        for key in keys.dropFirst() {
+            if runs[last].firstKey.addingReportingOverflow(runs[last].count) == (key, false) {
+                runs[last].count += 1
+            } else {
+                runs.append(HistoryRecord.Run(kind: .update, entityName: entityName, firstKey: key, count: 1, updatedProperties: properties))
+                last += 1
+            }
+        }
     }
 
     /// Records the delete of the model with `key`, with its preserved values.
