@@ -113,15 +113,19 @@ extension ModelContext {
                 // The members read in place: iterating the array copied each one, a retain and
                 // a release of its model and of its data.
                 try members.withUnsafeBufferPointer { members in
+                    // The entity of the models before, known by their layout's identity: looked
+                    // up by name for each model, and handed back as a pair, it cost about 80
+                    // instructions a model (the name's and the pair's retains and releases).
+                    var current: (layout: ModelLayout, runtime: EntityRuntime)?
                     for index in members.indices {
                         let data = members[index].data
                         if properties == .all { try loadUnloadedProperties(of: data) }
-                        let (layout, runtime) = try layouts.layout(for: data.entityName, in: self)
-                        let snapshot = try ChangeCapture.snapshot(of: data, layout: layout, properties: properties, changedNames: &changedNames)
+                        if current?.layout !== data.layout { current = try layouts.layout(for: data.entityName, in: self) }
+                        let snapshot = try ChangeCapture.snapshot(of: data, layout: current!.layout, properties: properties, changedNames: &changedNames)
                         // Moved into the array: the conditional expression copied it and
                         // dropped the original (a retain and release of each of its arrays).
-                        if runtime.isInHierarchy {
-                            snapshots.append(runtime.storageSnapshot(of: snapshot))
+                        if current!.runtime.isInHierarchy {
+                            snapshots.append(current!.runtime.storageSnapshot(of: snapshot))
                         } else {
                             snapshots.append(consume snapshot)
                         }
