@@ -43,12 +43,13 @@ enum ChangeCapture {
         of data: ManagedData, layout: ModelLayout, properties: Properties, changedNames: inout ChangedNames
     ) throws -> DefaultSnapshot {
         let identifier = data.identifier ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
-        let storage = data.storage
-        if properties != .changed, storage.others == nil, layout.ephemeralValues.isEmpty,
-            storage.count == layout.propertyNames.count
+        // The storage read where the backing data keeps it: a copy of it retained and
+        // released its three references.
+        if properties != .changed, data.storage.others == nil, layout.ephemeralValues.isEmpty,
+            data.storage.count == layout.propertyNames.count
         {
             // Every slot is a stored attribute value: the snapshot shares the model's array.
-            return DefaultSnapshot(persistentIdentifier: identifier, propertyNames: layout.propertyNames, values: storage.values)
+            return DefaultSnapshot(persistentIdentifier: identifier, propertyNames: layout.propertyNames, values: data.storage.values)
         }
         if properties == .changed {
             // Changed slots are loaded: a setter or a merge put their values there.
