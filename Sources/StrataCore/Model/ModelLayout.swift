@@ -27,8 +27,10 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
     /// For each `.ephemeral` attribute with a default value or an optional type, by slot: the
     /// value saves write in its place (its default, or `nil`), so the value itself is never stored.
     let ephemeralValues: [Int: PersistentValue]
-    /// The scope of the model's temporary identifiers: no store, its identifier entity.
-    let temporaryScope: PersistentIdentifier.Scope
+    /// The scope of the model's temporary identifiers: no store, its identifier entity. Held
+    /// unretained, as identifiers hold scopes (they live as long as the process): read
+    /// retained, each insert retained and released it to make its identifier.
+    let temporaryScope: Unmanaged<PersistentIdentifier.Scope>
     /// The backing data class of the model's registered instances, which makes them; called
     /// through this metatype, it needs no generic metadata lookup per model.
     let modelMaker: any ModelMaking.Type
@@ -46,7 +48,7 @@ final class ModelLayout: @unchecked Sendable {  // immutable after init; AnyKeyP
         modelTypeIdentifier = ObjectIdentifier(modelType)
         entityName = Schema.entityName(for: modelType)
         identifierEntityName = Self.rootName(of: modelType)
-        temporaryScope = PersistentIdentifier.Scope.named(storeIdentifier: nil, entityName: identifierEntityName)
+        temporaryScope = Unmanaged.passUnretained(PersistentIdentifier.Scope.named(storeIdentifier: nil, entityName: identifierEntityName))
         modelMaker = Self.modelMaker(for: modelType)
         let metadata = modelType.schemaMetadata
         let valueTypes = metadata.map { SchemaBuilder.valueType(of: $0.keypath) }

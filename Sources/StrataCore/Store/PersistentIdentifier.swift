@@ -335,13 +335,13 @@ public struct PersistentIdentifier: Hashable, Identifiable, Comparable, Codable,
 
     /// A new temporary identifier for a model of `entityName` that has just been created.
     static func temporary(entityName: String) -> PersistentIdentifier {
-        temporary(in: Scope.named(storeIdentifier: nil, entityName: entityName))
+        temporary(in: Unmanaged.passUnretained(Scope.named(storeIdentifier: nil, entityName: entityName)))
     }
 
     /// A new temporary identifier in `scope`, which has no store.
-    static func temporary(in scope: Scope) -> PersistentIdentifier {
+    static func temporary(in scope: Unmanaged<Scope>) -> PersistentIdentifier {
         let next = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
-        return PersistentIdentifier(id: ID(scope: scope, primaryKey: .temporary(next)))
+        return PersistentIdentifier(id: ID(scopeReference: scope, primaryKey: .temporary(next)))
     }
 
     public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
