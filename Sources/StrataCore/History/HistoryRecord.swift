@@ -21,6 +21,12 @@ package struct HistoryRecord: Sendable, Hashable {
         /// For deletes, the values of the `.preserveValueOnDeletion` attributes; a delete
         /// with preserved values is a run of one.
         package var tombstone: [String: PersistentValue] = [:]
+
+        /// Whether `key` is the one after the run's last, compared without overflow: a run
+        /// may end at the largest key.
+        func continues(with key: Int64) -> Bool {
+            firstKey.addingReportingOverflow(count) == (key, false)
+        }
     }
 
     package var transactionIdentifier: Int64
@@ -113,13 +119,12 @@ package struct HistoryRecorder: Sendable {
     package mutating func update(_ entityName: String, keys: ArraySlice<Int64>, properties: [String]) {
         guard let first = keys.first else { return }
         append(.update, entityName, first, properties: properties)
-        var last = runs.count - 1
+        // The last run is now this chunk's: only a gap in the keys starts another.
         for key in keys.dropFirst() {
-            if runs[last].firstKey.addingReportingOverflow(runs[last].count) == (key, false) {
-                runs[last].count += 1
+            if runs[runs.count - 1].continues(with: key) {
+                runs[runs.count - 1].count += 1
             } else {
-                runs.append(HistoryRecord.Run(kind: .update, entityName: entityName, firstKey: key, count: 1, updatedProperties: properties))
-                last += 1
+                append(.update, entityName, key, properties: properties)
             }
         }
     }
@@ -146,9 +151,8 @@ package struct HistoryRecorder: Sendable {
         // The last run's fields are read in place: a copy of the run retained and released
         // its name, properties and tombstone for every model a save wrote.
         let last = runs.count - 1
-        // The key after the run's last, compared without overflow: a run may end at the largest key.
-        if tombstone.isEmpty, last >= 0, runs[last].kind == kind, runs[last].firstKey.addingReportingOverflow(runs[last].count) == (key, false),
-            runs[last].tombstone.isEmpty, runs[last].entityName == entityName, runs[last].updatedProperties == properties
+        if tombstone.isEmpty, last >= 0, runs[last].kind == kind, runs[last].continues(with: key), runs[last].tombstone.isEmpty,
+            runs[last].entityName == entityName, runs[last].updatedProperties == properties
         {
             runs[last].count += 1
             return
