@@ -448,19 +448,13 @@ struct SavePlan {
     }
 }
 
-/// The layouts of the entities one save touches, looked up once each.
+/// The layouts of the entities one save touches, looked up once each. The capture keeps
+/// the last one itself, by the layout's identity (a save's models come in runs of one entity).
 private final class LayoutCache {
     private var layouts: [String: (ModelLayout, EntityRuntime)] = [:]
 
-    /// The last entity looked up: a save's models come in runs of one entity.
-    private var last: (String, (ModelLayout, EntityRuntime))?
-
     func layout(for entityName: String, in context: ModelContext) throws -> (ModelLayout, EntityRuntime) {
-        if let last, last.0 == entityName { return last.1 }
-        if let found = layouts[entityName] {
-            last = (entityName, found)
-            return found
-        }
+        if let found = layouts[entityName] { return found }
         let runtime = try context.runtime(for: entityName)
         let found = (ModelLayout.of(runtime.modelType), runtime)
         layouts[entityName] = found
