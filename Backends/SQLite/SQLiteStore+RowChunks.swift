@@ -166,16 +166,18 @@ extension SaveWriter {
                 // and destroyed and each string retained and released twice (about 65
                 // instructions a row of the benchmarks' trips).
                 for (column, position) in zip(columns, positions) {
-                    if let position, case .string(let string) = snapshots[index].values[position] {
-                        text.append(string, at: parameter)
-                    } else if let position {
-                        let value = snapshots[index].values[position]
-                        if try !SQLiteValueCodec.bindNumeric(value, to: statement, at: parameter) {
-                            let bound = try boundValue(value, column: column, table: table, key: key)
-                            if case .text(let string) = bound { text.append(string, at: parameter) } else { try statement.bind(bound, at: parameter) }
+                    if let position {
+                        if case .string(let string) = snapshots[index].values[position] {
+                            text.append(string, at: parameter)
+                        } else {
+                            let value = snapshots[index].values[position]
+                            if try !SQLiteValueCodec.bindNumeric(value, to: statement, at: parameter) {
+                                let bound = try boundValue(value, column: column, table: table, key: key)
+                                if case .text(let string) = bound { text.append(string, at: parameter) } else { try statement.bind(bound, at: parameter) }
+                            }
                         }
                     } else {
-                        try statement.bind(.null, at: parameter)
+                        try statement.bind(.null, at: parameter)  // a column the row does not list
                     }
                     parameter += 1
                 }
