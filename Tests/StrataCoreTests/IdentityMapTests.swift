@@ -93,4 +93,26 @@ import Testing
             #expect(type(of: try #require(map.remove(try Self.id(2, entity: "Journey")))) == LeisureJourney.self)
         }
     }
+    /// Registering models together (a save's inserts) finds each under its identifier as
+    /// registering them one by one does: a run of one entity's integer keys, keys of two
+    /// entities, and keys that are not integers.
+    @Test func modelsRegisteredTogetherAreFoundOneByOne() throws {
+        let runs: [[PersistentIdentifier]] = [
+            try (1...300).map { try Self.id(Int64($0)) },
+            try (1...40).map { try Self.id(Int64($0), entity: $0 % 2 == 0 ? "Trip" : "Other") },
+            try (1...40).map { try PersistentIdentifier.identifier(for: "identity-map-tests", entityName: "Trip", primaryKey: "key \($0)") },
+            try [Self.id(7), PersistentIdentifier.identifier(for: "identity-map-tests", entityName: "Trip", primaryKey: "seven")],
+        ]
+        for ids in runs {
+            var map = IdentityMap()
+            let models = ids.indices.map { Self.trip("\($0)") }
+            let members = try models.map { ModelSet.Member(model: $0, data: try #require($0.managedData)) }
+            members.withUnsafeBufferPointer { members in
+                ids.withUnsafeBufferPointer { ids in map.register(members, as: ids) }
+            }
+            #expect(map.count == ids.count)
+            for (id, model) in zip(ids, models) { #expect(map[id] === model, "\(id)") }
+            #expect(map[try Self.id(Int64(ids.count + 1), entity: "Absent")] == nil)
+        }
+    }
 }

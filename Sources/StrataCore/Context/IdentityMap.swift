@@ -234,6 +234,31 @@ struct IdentityMap {
         groups[groupIndexMaking(id.id, isTemporary: isTemporary)].update(model, at: key)
     }
 
+    /// Registers the model of each of `members` as the identifier at its position in `ids`
+    /// (as many as the shorter holds), finding their table once when every identifier is an
+    /// integer key of the first one's store and entity: a save's inserts of one class, the
+    /// common case. One at a time, each model looked its table up and checked the array of
+    /// tables for uniqueness again.
+    mutating func register(_ members: UnsafeBufferPointer<ModelSet.Member>, as ids: UnsafeBufferPointer<PersistentIdentifier>) {
+        let count = min(members.count, ids.count)
+        guard let first = ids.first, case .int = first.id.primaryKey,
+            ids.allSatisfy({ id in
+                guard case .int = id.id.primaryKey else { return false }
+                return id.id.scopeAddress == first.id.scopeAddress
+            })
+        else {
+            for index in 0..<count { register(members[index].model, as: ids[index]) }
+            return
+        }
+        let group = groupIndexMaking(first.id, isTemporary: false)
+        groups.withUnsafeMutableBufferPointer { groups in
+            for index in 0..<count {
+                guard case .int(let key) = ids[index].id.primaryKey else { continue }  // each is, as checked above
+                groups[group].update(members[index].model, at: key)
+            }
+        }
+    }
+
     /// Registers `model` unless a model is registered as `id` already, which is returned and
     /// kept; one hash of the identifier either way.
     mutating func registerIfAbsent(_ model: any PersistentModel, as id: PersistentIdentifier) -> (any PersistentModel)? {
