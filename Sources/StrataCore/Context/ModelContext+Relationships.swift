@@ -22,60 +22,86 @@ extension ModelContext {
     }
 
     private func adoptOpened<M: PersistentModel>(_ model: M, collecting added: inout [any PersistentModel]) {
+        let layout = layout(of: M.self)
         // The backing data read once, and its class tested once: reading it again (through
         // `managedData`) called the model's getter and cast it a second time.
-        let source = model.persistentBackingData
-        let layout = layout(of: M.self)
-        var related: [any PersistentModel] = []
-        func collectRelated(_ value: BackingValue) {
-            switch value {
-            case .toOne(let other?): related.append(other)
-            case .toMany(let collection): related.append(contentsOf: collection._persistentModels as [any PersistentModel])
-            default: break
+        let made = (model.persistentBackingData as AnyObject) as? ManagedData
+        if let current = made, current.context == nil, current.isUnadopted, current.layout === layout {
+            // The common insert: the values made for the new model become the registered
+            // model's in place. Only slots kept apart from plain values can hold related
+            // models; with none (the usual case) no list of them is made, and the backing data
+            // is not held as an existential (about 130 instructions a model less: their
+            // retains and releases).
+            guard let others = current.storage.others else {
+                adoptInPlace(model, current, layout: layout)
+                noteInserted(model, current, layout: layout, collecting: &added)
+                return
             }
+            var related: [any PersistentModel] = []
+            for case .loaded(let value)? in others { Self.collect(value, into: &related) }
+            adoptInPlace(model, current, layout: layout)
+            noteInserted(model, current, layout: layout, collecting: &added)
+            for other in related { adopt(other, collecting: &added) }
+            return
+        }
+        if let current = made, current.context != nil {
+            if current.context === self, current.isDeleted {
+                current.isDeleted = false
+                deleted.remove(model)
+            }
+            return
+        }
+        // Values another backing data holds (a model that left its context, a subclass's
+        // values made for its root class, a hand-written backing data): copied slot by slot.
+        let source = model.persistentBackingData
+        var related: [any PersistentModel] = []
+        let count = layout.propertyNames.count
+        var storage = SlotStorage(capacity: count)
+        for slot in 0..<count {
+            let value = source.value(at: slot)
+            Self.collect(value, into: &related)
+            storage.append(loaded: value)
         }
         // The identifier is read as stored: asking the backing data for it would make a
         // temporary one first.
-        let data: ManagedData
-        if let current = (source as AnyObject) as? ManagedData, current.context == nil, current.isUnadopted, current.layout === layout {
-            // The common insert: the values made for the new model become the registered
-            // model's in place. Only slots kept apart from plain values can hold related models.
-            if let others = current.storage.others {
-                for case .loaded(let value)? in others { collectRelated(value) }
-            }
-            let identifier = current.identifier ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
-            layout.modelMaker.adopt(model, holding: current, as: identifier, context: self)
-            registered.register(model, as: identifier)
-            data = current
-        } else {
-            if let current = (source as AnyObject) as? ManagedData, current.context != nil {
-                if current.context === self, current.isDeleted {
-                    current.isDeleted = false
-                    deleted.remove(model)
-                }
-                return
-            }
-            // Values another backing data holds (a model that left its context, a subclass's
-            // values made for its root class, a hand-written backing data): copied slot by slot.
-            let count = layout.propertyNames.count
-            var storage = SlotStorage(capacity: count)
-            for slot in 0..<count {
-                let value = source.value(at: slot)
-                collectRelated(value)
-                storage.append(loaded: value)
-            }
-            let identifier = source.persistentModelID ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
-            data = layout.modelMaker.adopt(model, storage: consume storage, identifier: identifier, context: self, layout: layout)
-            registered.register(model, as: identifier)
-        }
-        // Not a member: a model this context holds returned above.
+        let identifier = source.persistentModelID ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
+        let data = layout.modelMaker.adopt(model, storage: consume storage, identifier: identifier, context: self, layout: layout)
+        registered.register(model, as: identifier)
+        noteInserted(model, data, layout: layout, collecting: &added)
+        for other in related { adopt(other, collecting: &added) }
+    }
+
+    /// Registers `model` as inserted with `data`, the unadopted backing data made for it,
+    /// which it keeps.
+    @inline(__always)
+    private func adoptInPlace<M: PersistentModel>(_ model: M, _ data: ManagedData, layout: ModelLayout) {
+        // The identifier is read as stored: asking the backing data for it would make a
+        // temporary one first.
+        let identifier = data.identifier ?? PersistentIdentifier.temporary(in: layout.temporaryScope)
+        layout.modelMaker.adopt(model, holding: data, as: identifier, context: self)
+        registered.register(model, as: identifier)
+    }
+
+    /// Adds `model`, just registered with `data`, to the inserted models, and to `added`
+    /// when it has relationships whose inverses the caller links.
+    @inline(__always)
+    private func noteInserted<M: PersistentModel>(_ model: M, _ data: ManagedData, layout: ModelLayout, collecting added: inout [any PersistentModel]) {
+        // Not a member: a model this context holds returned before.
         inserted.insertNew(model, data)
         // Checked here: the closure's context would be allocated before registerUndo's own check.
         if undoManager != nil { registerUndo { $0.undoInsert(model) } }
         // Only a model with relationships has inverses to link: the common insert of one
         // model without any leaves `added` empty, and allocates no array.
         if !layout.relationshipSlots.isEmpty { added.append(model) }
-        for other in related { adopt(other, collecting: &added) }
+    }
+
+    /// Appends the models `value` refers to, if any, to `related`.
+    private static func collect(_ value: BackingValue, into related: inout [any PersistentModel]) {
+        switch value {
+        case .toOne(let other?): related.append(other)
+        case .toMany(let collection): related.append(contentsOf: collection._persistentModels as [any PersistentModel])
+        default: break
+        }
     }
 
     /// Makes the inverse side of every relationship of a newly inserted model point back at it.
