@@ -118,16 +118,18 @@ extension ModelContext {
                     // instructions a model (the name's and the pair's retains and releases).
                     var current: (layout: ModelLayout, runtime: EntityRuntime)?
                     for index in members.indices {
-                        let data = members[index].data
-                        if properties == .all { try loadUnloadedProperties(of: data) }
-                        if current?.layout !== data.layout { current = try layouts.layout(for: data.entityName, in: self) }
-                        let snapshot = try ChangeCapture.snapshot(of: data, layout: current!.layout, properties: properties, changedNames: &changedNames)
-                        // Moved into the array: the conditional expression copied it and
-                        // dropped the original (a retain and release of each of its arrays).
-                        if current!.runtime.isInHierarchy {
-                            snapshots.append(current!.runtime.storageSnapshot(of: snapshot))
-                        } else {
-                            snapshots.append(consume snapshot)
+                        // Lent, not held: the members keep it (a retain and release a model).
+                        try Unmanaged.passUnretained(members[index].data)._withUnsafeGuaranteedRef { data in
+                            if properties == .all { try loadUnloadedProperties(of: data) }
+                            if current?.layout !== data.layout { current = try layouts.layout(for: data.entityName, in: self) }
+                            let snapshot = try ChangeCapture.snapshot(of: data, layout: current!.layout, properties: properties, changedNames: &changedNames)
+                            // Moved into the array: the conditional expression copied it and
+                            // dropped the original (a retain and release of each of its arrays).
+                            if current!.runtime.isInHierarchy {
+                                snapshots.append(current!.runtime.storageSnapshot(of: snapshot))
+                            } else {
+                                snapshots.append(consume snapshot)
+                            }
                         }
                     }
                 }
