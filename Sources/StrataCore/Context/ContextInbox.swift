@@ -28,8 +28,11 @@ final class ContextInbox: Sendable {
         }
     }
 
+    /// Whether changes wait to be taken, read without the lock.
+    var isEmpty: Bool { !hasChanges.load(ordering: .sequentiallyConsistent) }
+
     func take() -> [Change] {
-        guard hasChanges.load(ordering: .sequentiallyConsistent) else { return [] }
+        guard !isEmpty else { return [] }
         return changes.withLock { pending in
             defer {
                 pending.removeAll()
