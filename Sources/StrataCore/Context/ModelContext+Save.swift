@@ -308,10 +308,12 @@ extension ModelContext {
     /// than one at a time, each comparing its identifiers and copying its member).
     private func finishInserts(_ members: UnsafeBufferPointer<ModelSet.Member>, as permanents: UnsafeBufferPointer<PersistentIdentifier>) {
         for index in members.indices {
-            let data = members[index].data
-            data.identifier = permanents[index]
-            data.isInserted = false
-            data.markSaved()
+            // Lent, not held: the members keep it (a retain and release a model).
+            Unmanaged.passUnretained(members[index].data)._withUnsafeGuaranteedRef { data in
+                data.identifier = permanents[index]
+                data.isInserted = false
+                data.markSaved()
+            }
         }
         registered.register(members, as: permanents)
     }
