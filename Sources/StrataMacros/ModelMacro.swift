@@ -101,8 +101,8 @@ extension ModelMacro: MemberMacro {
         if isFinal {
             members.append(
                 """
-                \(raw: access.plain)static func _makeModel(backingData: AnyObject) -> \(raw: model) {
-                    \(raw: model)(backingData: StrataCore._contextBackingData(backingData, as: \(raw: model).self))
+                \(raw: access.plain)static func _makeModel(backingData: consuming AnyObject) -> \(raw: model) {
+                    StrataCore._makeContextModel(backingData, as: \(raw: model).self) { \(raw: model)(backingData: $0) }
                 }
                 """)
         }

@@ -75,8 +75,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Trip {
-                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Trip {
+                    StrataCore._makeContextModel(backingData, as: Trip.self) {
+                        Trip(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -251,8 +253,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Trip {
-                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Trip {
+                    StrataCore._makeContextModel(backingData, as: Trip.self) {
+                        Trip(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -411,8 +415,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                public static func _makeModel(backingData: AnyObject) -> Trip {
-                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                public static func _makeModel(backingData: consuming AnyObject) -> Trip {
+                    StrataCore._makeContextModel(backingData, as: Trip.self) {
+                        Trip(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -724,8 +730,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Swatch {
-                    Swatch(backingData: StrataCore._contextBackingData(backingData, as: Swatch.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Swatch {
+                    StrataCore._makeContextModel(backingData, as: Swatch.self) {
+                        Swatch(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -920,8 +928,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Trip {
-                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Trip {
+                    StrataCore._makeContextModel(backingData, as: Trip.self) {
+                        Trip(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -1059,8 +1069,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Place {
-                    Place(backingData: StrataCore._contextBackingData(backingData, as: Place.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Place {
+                    StrataCore._makeContextModel(backingData, as: Place.self) {
+                        Place(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -1196,8 +1208,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Person {
-                    Person(backingData: StrataCore._contextBackingData(backingData, as: Person.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Person {
+                    StrataCore._makeContextModel(backingData, as: Person.self) {
+                        Person(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -1413,8 +1427,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Trip {
-                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Trip {
+                    StrataCore._makeContextModel(backingData, as: Trip.self) {
+                        Trip(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -1691,8 +1707,10 @@ struct ModelMacroTests {
                         self.persistentBackingData = backingData
                     }
 
-                    static func _makeModel(backingData: AnyObject) -> Trip {
-                        Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                    static func _makeModel(backingData: consuming AnyObject) -> Trip {
+                        StrataCore._makeContextModel(backingData, as: Trip.self) {
+                            Trip(backingData: $0)
+                        }
                     }
 
                     private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -1761,8 +1779,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Marker {
-                    Marker(backingData: StrataCore._contextBackingData(backingData, as: Marker.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Marker {
+                    StrataCore._makeContextModel(backingData, as: Marker.self) {
+                        Marker(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -2122,8 +2142,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Counter {
-                    Counter(backingData: StrataCore._contextBackingData(backingData, as: Counter.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Counter {
+                    StrataCore._makeContextModel(backingData, as: Counter.self) {
+                        Counter(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -2238,8 +2260,10 @@ struct ModelMacroTests {
                         self.persistentBackingData = backingData
                     }
 
-                    static func _makeModel(backingData: AnyObject) -> Trip {
-                        Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                    static func _makeModel(backingData: consuming AnyObject) -> Trip {
+                        StrataCore._makeContextModel(backingData, as: Trip.self) {
+                            Trip(backingData: $0)
+                        }
                     }
 
                     private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -2358,8 +2382,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Knot {
-                    Knot(backingData: StrataCore._contextBackingData(backingData, as: Knot.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Knot {
+                    StrataCore._makeContextModel(backingData, as: Knot.self) {
+                        Knot(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -2522,8 +2548,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Knot {
-                    Knot(backingData: StrataCore._contextBackingData(backingData, as: Knot.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Knot {
+                    StrataCore._makeContextModel(backingData, as: Knot.self) {
+                        Knot(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -2585,8 +2613,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Marker {
-                    Marker(backingData: StrataCore._contextBackingData(backingData, as: Marker.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Marker {
+                    StrataCore._makeContextModel(backingData, as: Marker.self) {
+                        Marker(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -2697,8 +2727,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Trip {
-                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Trip {
+                    StrataCore._makeContextModel(backingData, as: Trip.self) {
+                        Trip(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -2861,8 +2893,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Trip {
-                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Trip {
+                    StrataCore._makeContextModel(backingData, as: Trip.self) {
+                        Trip(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -3132,8 +3166,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Person {
-                    Person(backingData: StrataCore._contextBackingData(backingData, as: Person.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Person {
+                    StrataCore._makeContextModel(backingData, as: Person.self) {
+                        Person(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -3261,8 +3297,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Person {
-                    Person(backingData: StrataCore._contextBackingData(backingData, as: Person.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Person {
+                    StrataCore._makeContextModel(backingData, as: Person.self) {
+                        Person(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()
@@ -3369,8 +3407,10 @@ struct ModelMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Person {
-                    Person(backingData: StrataCore._contextBackingData(backingData, as: Person.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Person {
+                    StrataCore._makeContextModel(backingData, as: Person.self) {
+                        Person(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()

@@ -97,8 +97,10 @@ struct UniqueMacroTests {
                     self.persistentBackingData = backingData
                 }
 
-                static func _makeModel(backingData: AnyObject) -> Trip {
-                    Trip(backingData: StrataCore._contextBackingData(backingData, as: Trip.self))
+                static func _makeModel(backingData: consuming AnyObject) -> Trip {
+                    StrataCore._makeContextModel(backingData, as: Trip.self) {
+                        Trip(backingData: $0)
+                    }
                 }
 
                 private let _$observationRegistrar = Observation.ObservationRegistrar()

@@ -281,7 +281,7 @@ final class ManagedBackingData<Model: PersistentModel>: ManagedData, BackingData
     /// strongly, so the owner lives as long as the data, except for data shared by an
     /// upsert (see ``ManagedExtras/keepsOwnerAlive``); ``ManagedData/release(keepingIdentifiers:)``
     /// and ``ManagedData/detach()`` end tracking before an owner could go.
-    unowned(unsafe) var owner: Model?
+    @usableFromInline @exclusivity(unchecked) unowned(unsafe) var owner: Model?
 
     /// Backing data for a new model that no context tracks yet.
     @usableFromInline
@@ -383,15 +383,12 @@ extension ManagedBackingData: ModelMaking {
     {
         // `self`, the metatype the call came through, rather than a metatype written here.
         let data = self.init(storage: consume storage, identifier: consume identifier, reference: context.reference, layout: layout)
-        // The initial values Swift assigns before the initializer's body go to the sink.
-        let model: Model
+        // The initial values Swift assigns before the initializer's body go to the sink. The
+        // model takes the backing data over and becomes its owner.
         if let sink = layout.initialValueSink {
-            model = MaterializingThread.materializing(with: sink) { Model._makeModel(backingData: data) }
-        } else {
-            model = Model._makeModel(backingData: data)
+            return MaterializingThread.makeModel(Model.self, backingData: consume data, sink: sink)
         }
-        data.owner = model
-        return model
+        return Model._makeModel(backingData: consume data)
     }
 
     static func adopt(

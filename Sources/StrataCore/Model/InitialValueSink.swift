@@ -97,15 +97,17 @@ enum MaterializingThread {
         return Int(bitPattern: raw) & ~takenBit == Int(bitPattern: Unmanaged.passUnretained(data).toOpaque())
     }
 
-    /// Runs `body`, which calls a model's `init(backingData:)`, with `sink` set for the
-    /// current thread; the sink stays alive through the call (its layout holds it). A model
-    /// that an initial value materializes meanwhile sets its own class's sink and then puts
-    /// back the one it found.
-    static func materializing<R>(with sink: AnyObject, _ body: () -> R) -> R {
+    /// Makes a model of class `Model` over `backingData` with `sink` set for the current
+    /// thread; the sink stays alive through the call (its layout holds it). A model that an
+    /// initial value materializes meanwhile sets its own class's sink and then puts back the
+    /// one it found.
+    ///
+    /// `backingData` is consumed, as ``PersistentModel/_makeModel(backingData:)`` consumes it.
+    static func makeModel<Model: PersistentModel>(_ type: Model.Type, backingData: consuming AnyObject, sink: AnyObject) -> Model {
         let outer = strata_materializing_sink_get()
         strata_materializing_sink_set(Unmanaged.passUnretained(sink).toOpaque())
         defer { strata_materializing_sink_set(outer) }
-        return body()
+        return Model._makeModel(backingData: backingData)
     }
 }
 

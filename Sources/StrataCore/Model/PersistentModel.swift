@@ -41,7 +41,11 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     /// initializer in code specialized for the class, where the context's generic code
     /// looked its conformance to ``BackingData`` up at run time for every model it made
     /// (about 100 instructions).
-    static func _makeModel(backingData: AnyObject) -> Self
+    ///
+    /// The model is made the backing data's owner. `backingData` is consumed: the
+    /// initializer takes it over, where a borrowed argument was retained for the initializer
+    /// and released by the caller (about 40 instructions a model).
+    static func _makeModel(backingData: consuming AnyObject) -> Self
 }
 
 extension PersistentModel {
@@ -55,9 +59,14 @@ extension PersistentModel {
     public static var _hasEarlyInitialValues: Bool { false }
 
     /// `init(backingData:)` over the context's backing data, in the context's generic code:
-    /// for a class that may have subclasses, a subclass, or a hand-written model.
-    public static func _makeModel(backingData: AnyObject) -> Self {
-        Self(backingData: _contextBackingData(backingData, as: Self.self))
+    /// for a class that may have subclasses, a subclass, or a hand-written model. The backing
+    /// data is held here until the model is its owner: a hand-written initializer need not
+    /// keep what it is given.
+    public static func _makeModel(backingData: consuming AnyObject) -> Self {
+        let data = unsafeDowncast(backingData, to: ManagedBackingData<Self>.self)
+        let model = Self(backingData: data)
+        data.owner = model
+        return model
     }
 
     /// Creates backing data for a new model that is not yet in a context.
@@ -135,11 +144,19 @@ public func _copySetSlots(from source: any BackingData, into target: any Backing
     }
 }
 
-/// `backingData`, the backing data a context made for a model of class `Model`, as the
-/// model's initializer takes it. Called by the ``PersistentModel/_makeModel(backingData:)``
-/// that `@Model` generates: inlined there, the conformance is one load of a cached witness
-/// table.
-@inlinable
-public func _contextBackingData<Model: PersistentModel>(_ backingData: AnyObject, as type: Model.Type) -> any BackingData<Model> {
-    unsafeDowncast(backingData, to: ManagedBackingData<Model>.self)
+/// The model `make` makes over `backingData`, the backing data a context made for a model of
+/// class `Model`, made its owner. Called by the ``PersistentModel/_makeModel(backingData:)``
+/// that `@Model` generates, whose `init(backingData:)` keeps what it is given: the backing
+/// data passes to it without a retain and a release, and is reached afterwards through the
+/// model's reference. Inlined there, the conformance to ``BackingData`` is one load of a
+/// cached witness table.
+@inlinable @inline(__always)
+public func _makeContextModel<Model: PersistentModel>(
+    _ backingData: consuming AnyObject, as type: Model.Type, _ make: (consuming any BackingData<Model>) -> Model
+) -> Model {
+    let data = unsafeDowncast(backingData, to: ManagedBackingData<Model>.self)
+    let made = Unmanaged.passUnretained(data)
+    let model = make(consume data)
+    made._withUnsafeGuaranteedRef { $0.owner = model }
+    return model
 }
