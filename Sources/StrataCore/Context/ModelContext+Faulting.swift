@@ -488,13 +488,3 @@ struct MaterializingRun<T: PersistentModel> {
         unsafeBitCast(models, to: [T].self)
     }
 }
-
-extension Array {
-    /// Whether the two arrays are one buffer, and so equal: a test of two addresses, inline.
-    @inline(__always)
-    func sharesStorage(with other: Self) -> Bool {
-        withUnsafeBufferPointer { mine in
-            other.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress && mine.count == theirs.count }
-        }
-    }
-}

@@ -19,6 +19,17 @@ extension Array {
     }
 }
 
+extension Array {
+    /// Whether the two arrays are one buffer, and so equal: a test of two addresses, inline
+    /// (a fetched row's property names against its entity's).
+    @inline(__always)
+    func sharesStorage(with other: Self) -> Bool {
+        withUnsafeBufferPointer { mine in
+            other.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress && mine.count == theirs.count }
+        }
+    }
+}
+
 extension Array where Element: AnyKeyPath {
     /// The key paths as an `[AnyKeyPath]`, the same array, obtained without its type metadata.
     ///
