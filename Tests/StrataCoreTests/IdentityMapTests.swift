@@ -115,4 +115,37 @@ import Testing
             #expect(map[try Self.id(Int64(ids.count + 1), entity: "Absent")] == nil)
         }
     }
+
+    /// A fetch's models registered together when it ends (``IdentityMap/registerRun(_:keys:skipping:from:through:adding:scope:type:)``)
+    /// are found as registering them one by one finds them: keys in order and out of it,
+    /// below the table's first key and too far out for its array, positions skipped, and a
+    /// key registered before, whose model stays and is handed back.
+    @Test func aRunRegisteredTogetherIsFoundOneByOne() throws {
+        let skipped = Int64.min
+        let runs: [[Int64]] = [
+            Array(1...500), Array((1...500).reversed()), [40, 41, 5, 3, 1_000_000, -7, 42, skipped, 43],
+        ]
+        for keys in runs {
+            var map = IdentityMap()
+            let earlier = Self.trip("earlier")
+            map.register(earlier, as: try Self.id(41))
+            let models: [AnyObject] = keys.map { Self.trip("\($0)") }
+            let waiting = keys.filter { $0 != skipped }
+            let scope = try Self.id(1).id.scopeReference
+            let repeated = models.withUnsafeBufferPointer { models in
+                keys.withUnsafeBufferPointer { keys in
+                    map.registerRun(
+                        models, keys: keys, skipping: skipped, from: waiting.min()!, through: waiting.max()!, adding: waiting.count,
+                        scope: scope, type: Trip.self)
+                }
+            }
+            for (position, key) in keys.enumerated() where key != skipped {
+                let expected = key == 41 ? earlier : models[position]
+                #expect(map[try Self.id(key)] === expected, "key \(key)")
+            }
+            #expect(map.count == waiting.count + (waiting.contains(41) ? 0 : 1))
+            #expect(repeated.map(\.position) == keys.indices.filter { keys[$0] == 41 })
+            #expect(repeated.allSatisfy { $0.registered === earlier })
+        }
+    }
 }

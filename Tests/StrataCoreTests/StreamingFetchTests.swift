@@ -19,6 +19,8 @@ final class StreamControls: Sendable {
         var afterEachRow: (@Sendable (PersistentIdentifier) -> Void)?
         /// A snapshot of another entity the store hands over before each row.
         var foreignRow: DefaultSnapshot?
+        /// Whether the store hands each row over twice, as a damaged file could list it.
+        var repeatsRows = false
     }
 
     let state = Locked(State())
@@ -55,9 +57,9 @@ final class StreamingStore: DataStoreStreaming, @unchecked Sendable {
     func fetch<T: PersistentModel>(
         _ request: DataStoreFetchRequest<T>, each body: (DefaultSnapshot) throws -> Void
     ) throws -> [PersistentIdentifier: DefaultSnapshot] {
-        let (refuses, damagedRow, damage, hook, foreign) = configuration.controls.state.withLock { state in
+        let (refuses, damagedRow, damage, hook, foreign, repeats) = configuration.controls.state.withLock { state in
             state.streamedFetches += 1
-            return (state.refusesFilters, state.damagedRow, state.damage, state.afterEachRow, state.foreignRow)
+            return (state.refusesFilters, state.damagedRow, state.damage, state.afterEachRow, state.foreignRow, state.repeatsRows)
         }
         if refuses, try request.filter != nil { throw DataStoreError.preferInMemoryFilter }
         let result = try inner.fetch(request)
@@ -68,6 +70,7 @@ final class StreamingStore: DataStoreStreaming, @unchecked Sendable {
             }
             if let foreign { try body(foreign) }
             try body(snapshot)
+            if repeats { try body(snapshot) }
             configuration.controls.state.withLock { $0.handedOver += 1 }
             hook?(snapshot.persistentIdentifier)
         }
@@ -96,26 +99,55 @@ final class StreamingStore: DataStoreStreaming, @unchecked Sendable {
         return container
     }
 
-    @Test func eachModelIsRegisteredBeforeTheStoreReadsTheNextRow() throws {
+    /// Each row's model is made as the row arrives, before the store reads the next (the
+    /// models are registered together once the store has read them all).
+    @Test func eachModelIsMadeBeforeTheStoreReadsTheNextRow() throws {
         let controls = StreamControls()
-        let container = try container(controls, names: ["Lakes", "Alps", "Coast"])
-        nonisolated(unsafe) let context = ModelContext(container)
-        let seen = Locked<[Bool]>([])
+        let container = try ModelContainer(
+            for: StreamedStop.self, configurations: StreamingStore.Configuration(name: "stops", controls: controls))
+        let inserting = ModelContext(container)
+        for name in ["Lakes", "Alps", "Coast"] { inserting.insert(StreamedStop(name: name)) }
+        try inserting.save()
+        controls.state.withLock { $0 = StreamControls.State() }
+        let before = StreamedStop.made.withLock { $0 }
+        let seen = Locked<[Int]>([])
         controls.state.withLock { state in
-            state.afterEachRow = { id in
-                let registered: Trip? = context.registeredModel(for: id)
-                seen.withLock { $0.append(registered != nil) }
+            state.afterEachRow = { _ in
+                let made = StreamedStop.made.withLock { $0 }
+                seen.withLock { $0.append(made - before) }
             }
         }
-        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
-        #expect(trips.map(\.name) == ["Alps", "Coast", "Lakes"])
-        #expect(seen.withLock { $0 } == [true, true, true], "a row's model was not made as the row arrived")
+        let context = ModelContext(container)
+        let stops = try context.fetch(FetchDescriptor<StreamedStop>(sortBy: [SortDescriptor(\.name)]))
+        #expect(stops.map(\.name) == ["Alps", "Coast", "Lakes"])
+        #expect(seen.withLock { $0 } == [1, 2, 3], "a row's model was not made as the row arrived")
         let (whole, streamed) = controls.state.withLock { ($0.wholeFetches, $0.streamedFetches) }
         #expect(whole == 0 && streamed == 1)
+        for stop in stops {
+            let registered: StreamedStop? = context.registeredModel(for: stop.persistentModelID)
+            #expect(registered === stop)
+        }
         // A fetch in a context that already holds the models streams too, and keeps their identity.
-        let again = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name, order: .reverse)]))
+        let again = try context.fetch(FetchDescriptor<StreamedStop>(sortBy: [SortDescriptor(\.name, order: .reverse)]))
         #expect(again.map(\.name) == ["Lakes", "Coast", "Alps"])
-        #expect(again[0] === trips[2] && again[2] === trips[0])
+        #expect(again[0] === stops[2] && again[2] === stops[0])
+    }
+
+    /// A row the store hands over twice is one model, listed twice, in a new context and in
+    /// one that holds models already.
+    @Test func aRowHandedOverTwiceIsOneModel() throws {
+        let controls = StreamControls()
+        let container = try container(controls, names: ["Lakes", "Alps"])
+        controls.state.withLock { $0.repeatsRows = true }
+        let context = ModelContext(container)
+        for round in ["new context", "context with models"] {
+            let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+            #expect(trips.map(\.name) == ["Alps", "Alps", "Lakes", "Lakes"], "\(round)")
+            guard trips.count == 4 else { continue }
+            #expect(trips[0] === trips[1] && trips[2] === trips[3], "\(round)")
+            let registered: Trip? = context.registeredModel(for: trips[0].persistentModelID)
+            #expect(registered === trips[0], "\(round)")
+        }
     }
 
     @Test func aFilterTheStreamRefusesRunsInMemoryOnAWholeFetch() throws {
@@ -182,5 +214,22 @@ final class StreamingStore: DataStoreStreaming, @unchecked Sendable {
         // The same values in their own shapes make models.
         controls.state.withLock { $0.damage = ("bucketList", .identifiers([])) }
         #expect(try ModelContext(container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.bucketList.count) == [0, 0])
+    }
+}
+
+/// A model whose transient property's initial value counts the models of its class made.
+@Model final class StreamedStop {
+    var name: String
+    @Transient var order: Int = StreamedStop.countOne()
+    init(name: String) { self.name = name }
+
+    /// How many were made in the process.
+    static let made = Locked(0)
+
+    static func countOne() -> Int {
+        made.withLock { count in
+            count += 1
+            return count
+        }
     }
 }

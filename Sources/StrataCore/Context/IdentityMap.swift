@@ -125,6 +125,79 @@ struct IdentityMap {
             return previous.flatMap(self.model)
         }
 
+        /// Puts `object`, a model of class `type`, at `key`, returning the object that was
+        /// there: ``update(_:at:)`` for a model the caller holds as a bare reference.
+        @inline(__always)
+        mutating func update(object: AnyObject, of type: any PersistentModel.Type, at key: Int64) -> AnyObject? {
+            guard let offset = denseOffset(key) else {
+                return sparse.updateValue(Self.model(object, of: type), forKey: key).map { $0 as AnyObject }
+            }
+            if modelType == nil { modelType = type }
+            if dense[offset] == nil {
+                dense[offset] = object
+                denseCount += 1
+                return nil
+            }
+            let previous = dense[offset]
+            dense[offset] = object
+            return previous
+        }
+
+        /// Puts each of `objects`, models of class `type`, whose key in `keys` is not `skipped`
+        /// at the empty position of `dense` its key has; returns the positions of the others.
+        ///
+        /// Each fills its position in place: through ``update(object:of:at:)``, every model
+        /// checked the array's uniqueness, and retained and released its empty position's `nil`.
+        mutating func fill(
+            _ objects: UnsafeBufferPointer<AnyObject>, keys: UnsafeBufferPointer<Int64>, skipping skipped: Int64,
+            type: any PersistentModel.Type
+        ) -> [Int] {
+            if modelType == nil { modelType = type }
+            let base = self.base
+            var others: [Int] = []
+            var filled = 0
+            dense.withUnsafeMutableBufferPointer { dense in
+                for position in 0..<Swift.min(objects.count, keys.count) where keys[position] != skipped {
+                    let (offset, overflow) = keys[position].subtractingReportingOverflow(base)
+                    guard !overflow, offset >= 0, offset < dense.count, let slot = dense.baseAddress.map({ $0 + Int(offset) }) else {
+                        others.append(position)
+                        continue
+                    }
+                    guard slot.pointee == nil else {
+                        others.append(position)
+                        continue
+                    }
+                    // An empty position holds no reference to release.
+                    slot.initialize(to: objects[position])
+                    filled &+= 1
+                }
+            }
+            denseCount += filled
+            return others
+        }
+
+        /// Puts `previous` back at `key`, where ``update(object:of:at:)`` just replaced it.
+        mutating func restore(_ previous: AnyObject, at key: Int64) {
+            if let offset = offset(key), offset < dense.count {
+                dense[offset] = previous
+            } else if let model = previous as? any PersistentModel {
+                sparse[key] = model
+            }
+        }
+
+        /// Grows `dense` at once to every key from `lowest` through `highest` when `adding`
+        /// more models keep it as full as growing key by key would: an empty table to exactly
+        /// those keys, one in use geometrically, as ``denseOffsetGrowing(_:)`` grows it. Keys
+        /// it does not cover are placed one at a time as usual.
+        mutating func reserveKeys(from lowest: Int64, through highest: Int64, adding: Int) {
+            if dense.isEmpty && sparse.isEmpty { base = lowest }
+            guard lowest >= base, let offset = offset(highest), offset >= dense.count, offset < 2 * (count + adding + 1) + 64 else { return }
+            let size = dense.isEmpty ? offset + 1 : Swift.max(offset + 1, dense.count * 2, 16)
+            dense.reserveCapacity(size)
+            dense.append(contentsOf: repeatElement(nil, count: size - dense.count))
+            moveSparseKeysIntoDense()
+        }
+
         /// Empties `key`'s position in `dense` when the table holds the only strong reference
         /// to its model and `keep` does not ask to keep it; the model is then freed. `nil`
         /// when `dense` does not hold `key`.
@@ -257,6 +330,38 @@ struct IdentityMap {
                 groups[group].update(members[index].model, at: key)
             }
         }
+    }
+
+    /// Registers each of `models` whose key in `keys` (at the same position) is not
+    /// `skipped` as that integer key of `scope`; every such model is of class `type`, and
+    /// their keys lie from `lowest` through `highest`. Returns the positions whose key was
+    /// registered already (a store that listed a row twice), with that model, which stays.
+    ///
+    /// A fetch's new models are registered together when it has read them all: one at a
+    /// time, each looked its table up, checked the array of tables for uniqueness and grew
+    /// the table by doubling (about 150 instructions a model; issue I).
+    mutating func registerRun(
+        _ models: UnsafeBufferPointer<AnyObject>, keys: UnsafeBufferPointer<Int64>, skipping skipped: Int64,
+        from lowest: Int64, through highest: Int64, adding count: Int,
+        scope: Unmanaged<PersistentIdentifier.Scope>, type: any PersistentModel.Type
+    ) -> [(position: Int, registered: AnyObject)] {
+        let group = groupIndexMaking(PersistentIdentifier.ID(scopeReference: scope, primaryKey: .int(lowest)), isTemporary: false)
+        var repeated: [(position: Int, registered: AnyObject)] = []
+        groups.withUnsafeMutableBufferPointer { groups in
+            groups[group].reserveKeys(from: lowest, through: highest, adding: count)
+            func place(_ position: Int) {
+                guard let previous = groups[group].update(object: models[position], of: type, at: keys[position]) else { return }
+                groups[group].restore(previous, at: keys[position])
+                repeated.append((position, previous))
+            }
+            // Keys too sparse for the array go one at a time without looking for positions first.
+            if groups[group].dense.isEmpty {
+                for position in 0..<min(models.count, keys.count) where keys[position] != skipped { place(position) }
+            } else {
+                for position in groups[group].fill(models, keys: keys, skipping: skipped, type: type) { place(position) }
+            }
+        }
+        return repeated
     }
 
     /// Registers `model` unless a model is registered as `id` already, which is returned and

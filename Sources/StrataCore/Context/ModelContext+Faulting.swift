@@ -164,7 +164,7 @@ extension ModelContext {
         _ snapshots: inout [DefaultSnapshot], in range: Range<Int>? = nil, partial: Bool, unregistered: Bool = false, as type: T.Type
     ) throws -> [T] {
         let range = range ?? snapshots.indices
-        var run = startMaterializing(partial: partial, unregistered: unregistered, as: T.self)
+        var run = startMaterializing(partial: partial, unregistered: unregistered)
         run.reserveCapacity(range.count)
         if !range.isEmpty { registered.reserveCapacity(adding: range.count, like: snapshots[range.lowerBound].persistentIdentifier) }
         // Each snapshot read in place: `snapshots[index]` handed to the call was a copy of it
@@ -172,17 +172,17 @@ extension ModelContext {
         try snapshots.withUnsafeMutableBufferPointer { snapshots in
             for index in range {
                 defer { snapshots[index].releaseValues() }
-                try materialize(&snapshots[index], in: &run)
+                try materialize(&snapshots[index], in: &run, as: T.self)
             }
         }
-        return run.finish()
+        return finish(&run, as: T.self)
     }
 
     /// Starts registering fetched snapshots one at a time with ``materialize(_:in:)``, as
     /// ``materialize(_:partial:unregistered:as:)`` does and a store that streams them hands them over.
     ///
     /// - Parameter unregistered: As for ``materialize(_:partial:unregistered:as:)``.
-    func startMaterializing<T: PersistentModel>(partial: Bool, unregistered: Bool = false, as type: T.Type) -> MaterializingRun<T> {
+    func startMaterializing(partial: Bool, unregistered: Bool = false) -> MaterializingRun {
         MaterializingRun(partial: partial, fresh: unregistered || (registered.isEmpty && knownSnapshots.isEmpty))
     }
 
@@ -191,7 +191,7 @@ extension ModelContext {
     /// values, leaving it its identifier (see ``slots(taking:runtime:partial:)``).
     ///
     /// - Throws: As ``materialize(_:partial:)``.
-    func materialize<T: PersistentModel>(_ snapshot: inout DefaultSnapshot, in run: inout MaterializingRun<T>) throws {
+    func materialize<T: PersistentModel>(_ snapshot: inout DefaultSnapshot, in run: inout MaterializingRun, as type: T.Type) throws {
         if !run.fresh {
             if let model = registered[snapshot.persistentIdentifier] {
                 if let model = try refreshed(model, from: snapshot, partial: run.partial) as? T { run.append(model) }
@@ -218,9 +218,9 @@ extension ModelContext {
             // hierarchy skips the call and its retain of the runtime (inlining the test into
             // that function instead counted 0.04% more for a fetch).
             if stored.isInHierarchy {
-                try materialize(&snapshot, as: try self.runtime(of: snapshot, stored: stored), in: &run)
+                try materialize(&snapshot, as: try self.runtime(of: snapshot, stored: stored), in: &run, of: T.self)
             } else {
-                try materialize(&snapshot, as: stored, in: &run)
+                try materialize(&snapshot, as: stored, in: &run, of: T.self)
             }
         }
     }
@@ -229,14 +229,28 @@ extension ModelContext {
     /// models when it is a `T`.
     @inline(__always)
     private func materialize<T: PersistentModel>(
-        _ snapshot: inout DefaultSnapshot, as runtime: EntityRuntime, in run: inout MaterializingRun<T>
+        _ snapshot: inout DefaultSnapshot, as runtime: EntityRuntime, in run: inout MaterializingRun, of type: T.Type
     ) throws {
-        let model = try register(&snapshot, runtime: runtime, partial: run.partial)
         guard runtime.modelType == T.self else {
-            if let model = model as? T { run.append(model) }
+            if let model = try register(&snapshot, runtime: runtime, partial: run.partial) as? T { run.append(model) }
             return
         }
-        run.append(taking: model)
+        // A `T` with an integer key of the run's store and entity (every row of a SQLite
+        // fetch) is registered with the others when the run ends (``MaterializingRun/finish(registeringIn:)``).
+        if case .int(let key) = snapshot.persistentIdentifier.id.primaryKey,
+            run.defersRegistering(key, of: snapshot.persistentIdentifier.id.scopeReference)
+        {
+            let made = runtime.makeModel(try slots(taking: &snapshot, runtime: runtime, partial: run.partial), snapshot.persistentIdentifier, self)
+            run.append(taking: made, registeringAs: key)
+            return
+        }
+        run.append(taking: try register(&snapshot, runtime: runtime, partial: run.partial))
+    }
+
+    /// Registers the models `run` made without registering them, and returns its models.
+    @inline(__always)
+    func finish<T: PersistentModel>(_ run: inout MaterializingRun, as type: T.Type) -> [T] {
+        run.finish(registeringIn: &registered, as: T.self)
     }
 
     /// The run-time description of the class a stored snapshot belongs to: its identifier's
@@ -431,19 +445,30 @@ extension ManagedData {
     var hasChangesPending: Bool { isInserted || isChanged || isDeleted }
 }
 
-/// What registering a run of fetched snapshots keeps between rows: the models made so far
-/// and the entity's run-time description, looked up once per run of rows of one entity.
+/// What registering a run of fetched snapshots of models of one class `T` keeps between
+/// rows: the models made so far, those waiting to be registered, and the entity's run-time
+/// description, looked up once per run of rows of one entity.
 ///
 /// This code runs unspecialized, where an append to an array of `T` asks the runtime for
-/// that array type's metadata (about 330 instructions a model), and so does reaching a
-/// field declared after one whose type depends on `T`. Models are added as bare references,
-/// and the array of them is read as an array of `T` at the end: arrays of class references
-/// share one representation (as `RelationshipEditing` relies on). Moving them into an array
-/// of `T` 64 at a time, as a run did before, retained and released every model once more
-/// where the fetch no longer had it in cache (about 5% of a fetch's time, issue I).
-struct MaterializingRun<T: PersistentModel> {
+/// that array type's metadata (about 330 instructions a model). Models are added as bare
+/// references, and the array of them is read as an array of `T` at the end: arrays of class
+/// references share one representation (as `RelationshipEditing` relies on). Moving them
+/// into an array of `T` 64 at a time, as a run did before, retained and released every
+/// model once more where the fetch no longer had it in cache (about 5% of a fetch's time,
+/// issue I). The run itself is not generic over `T`: as a generic type, its value asked
+/// for its metadata in every fetch that finished it (about 330 instructions a lookup).
+struct MaterializingRun {
     /// The models added so far, in the order of their snapshots, each a `T`.
     private var models: [AnyObject] = []
+    /// Once a model waits to be registered: for each of ``models``, the integer key it is
+    /// registered as when the run ends, or `notWaitingKey`.
+    private var keys: [Int64] = []
+    /// The store and entity of the models waiting to be registered.
+    private var waitingScope: Unmanaged<PersistentIdentifier.Scope>?
+    /// How many models wait, and the lowest and highest of their keys.
+    private var waiting = 0
+    private var lowestKey = Int64.max
+    private var highestKey = Int64.min
     /// The snapshots hold only the properties the fetch asked for.
     let partial: Bool
     /// No snapshot's model can be registered already, and the context knows none of the
@@ -453,6 +478,7 @@ struct MaterializingRun<T: PersistentModel> {
     /// ``PersistentIdentifier/ID/scopeAddress``), and its entity's run-time description.
     fileprivate var lastScope: UnsafeMutableRawPointer?
     fileprivate var lastRuntime: Unmanaged<EntityRuntime>?
+
 
     init(partial: Bool, fresh: Bool) {
         self.partial = partial
@@ -469,8 +495,9 @@ struct MaterializingRun<T: PersistentModel> {
     /// Always inlined: called, a method of this generic type asked for the type's metadata
     /// (about 330 instructions), and it runs once a model.
     @inline(__always)
-    mutating func append(_ model: T) {
+    mutating func append(_ model: AnyObject) {
         models.append(model)
+        if waitingScope != nil { keys.append(notWaitingKey) }
     }
 
     /// Adds `model`, a `T`, after the models added so far, moving the caller's reference
@@ -480,11 +507,75 @@ struct MaterializingRun<T: PersistentModel> {
     mutating func append(taking model: consuming any PersistentModel) {
         let object: AnyObject = consume model
         models.append(consume object)
+        if waitingScope != nil { keys.append(notWaitingKey) }
     }
 
-    /// Every model added, in order; inlined, as ``append(_:)`` is.
+    /// Whether the model of integer key `key` of `scope` can wait to be registered when the
+    /// run ends: the run's models that wait are all of one store and entity, and the first
+    /// model is registered at once (a fetch of one row, as a lookup is, gains nothing from
+    /// waiting and would pay for the keys' array).
     @inline(__always)
-    mutating func finish() -> [T] {
-        unsafeBitCast(models, to: [T].self)
+    mutating func defersRegistering(_ key: Int64, of scope: Unmanaged<PersistentIdentifier.Scope>) -> Bool {
+        guard key != notWaitingKey else { return false }
+        if let waitingScope { return waitingScope.toOpaque() == scope.toOpaque() }
+        guard !models.isEmpty else { return false }
+        waitingScope = scope
+        keys.reserveCapacity(models.capacity)
+        keys.append(contentsOf: repeatElement(notWaitingKey, count: models.count))
+        return true
     }
+
+    /// Adds `model`, a new `T` that waits to be registered as the integer key `key` of the
+    /// scope ``defersRegistering(_:of:)`` accepted, as ``append(taking:)`` adds a model.
+    @inline(__always)
+    mutating func append(taking model: consuming any PersistentModel, registeringAs key: Int64) {
+        let object: AnyObject = consume model
+        models.append(consume object)
+        keys.append(key)
+        waiting &+= 1
+        lowestKey = Swift.min(lowestKey, key)
+        highestKey = Swift.max(highestKey, key)
+    }
+
+    /// Registers the models that wait in `map`, and returns every model added, in order. A
+    /// model whose key `map` holds already (a store that listed a row twice) gives way to the
+    /// registered one, as ``IdentityMap/registerIfAbsent(_:as:)`` keeps it.
+    ///
+    /// Inlined, and the work done outside this generic type: a closure here captured the run,
+    /// which asked the runtime for the run type's metadata (about 330 instructions a fetch).
+    @inline(__always)
+    mutating func finish<T: PersistentModel>(registeringIn map: inout IdentityMap, as type: T.Type) -> [T] {
+        if let waitingScope, waiting > 0 {
+            registerWaiting(
+                &models, keys: keys, skipping: notWaitingKey, from: lowestKey, through: highestKey, adding: waiting, scope: waitingScope, in: &map, as: T.self)
+        }
+        return unsafeBitCast(models, to: [T].self)
+    }
+}
+
+/// The key ``MaterializingRun`` lists for a model that does not wait to be registered: a
+/// constant outside the generic type, whose static members ask for its metadata when used.
+private let notWaitingKey = Int64.min
+
+/// ``MaterializingRun/finish(registeringIn:)``'s registering, outside the generic type: the
+/// models of `keys` other than `skipped` go into `map` together, and a
+/// position whose key `map` held already gets that model, or loses its place when that
+/// model is not a `type`.
+private func registerWaiting(
+    _ models: inout [AnyObject], keys: [Int64], skipping skipped: Int64, from lowest: Int64, through highest: Int64, adding count: Int,
+    scope: Unmanaged<PersistentIdentifier.Scope>, in map: inout IdentityMap, as type: any PersistentModel.Type
+) {
+    let repeated = models.withUnsafeBufferPointer { models in
+        keys.withUnsafeBufferPointer { keys in
+            map.registerRun(
+                models, keys: keys, skipping: skipped, from: lowest, through: highest, adding: count, scope: scope, type: type)
+        }
+    }
+    guard !repeated.isEmpty else { return }
+    func isInstance<M: PersistentModel>(_ object: AnyObject, of type: M.Type) -> Bool { object is M }
+    var dropped: [Int] = []
+    for (position, registered) in repeated {
+        if isInstance(registered, of: type) { models[position] = registered } else { dropped.append(position) }
+    }
+    for position in dropped.reversed() { models.remove(at: position) }
 }

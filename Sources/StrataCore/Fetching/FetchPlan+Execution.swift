@@ -73,7 +73,7 @@ extension FetchPlan {
     /// - Throws: The store's error, or an error registering a model.
     private mutating func streamedModels(in context: ModelContext) throws -> (models: [T], rows: FetchedRows, externalChangeCount: Int64?)? {
         guard streamsRows else { return nil }
-        var run = context.startMaterializing(partial: !descriptor.propertiesToFetch.asAnyKeyPaths.isEmpty, as: T.self)
+        var run = context.startMaterializing(partial: !descriptor.propertiesToFetch.asAnyKeyPaths.isEmpty)
         let storeEntityName = storeEntityName
         do {
             // The scope of the last identifier of the store entity, compared by address first:
@@ -86,10 +86,10 @@ extension FetchPlan {
                     guard snapshot.persistentIdentifier.entityName == storeEntityName else { return }
                     entityScope = scope
                 }
-                try context.materialize(&snapshot, in: &run)
+                try context.materialize(&snapshot, in: &run, as: T.self)
             }
             guard let streamed else { return nil }
-            return (run.finish(), FetchedRows(snapshots: [], related: streamed.related), streamed.externalChangeCount)
+            return (context.finish(&run, as: T.self), FetchedRows(snapshots: [], related: streamed.related), streamed.externalChangeCount)
         } catch let error as DataStoreError where error == .preferInMemoryFilter || error == .preferInMemorySort {
             guard storeRefused(error) else { throw error }
             return nil
