@@ -116,7 +116,7 @@ import Testing
         }
     }
 
-    /// A fetch's models registered together when it ends (``IdentityMap/registerRun(_:keys:skipping:from:through:adding:scope:type:)``)
+    /// A fetch's models registered together when it ends (``IdentityMap/registerRun(_:key:from:through:adding:scope:type:)``)
     /// are found as registering them one by one finds them: keys in order and out of it,
     /// below the table's first key and too far out for its array, positions skipped, and a
     /// key registered before, whose model stays and is handed back.
@@ -133,11 +133,9 @@ import Testing
             let waiting = keys.filter { $0 != skipped }
             let scope = try Self.id(1).id.scopeReference
             let repeated = models.withUnsafeBufferPointer { models in
-                keys.withUnsafeBufferPointer { keys in
-                    map.registerRun(
-                        models, keys: keys, skipping: skipped, from: waiting.min()!, through: waiting.max()!, adding: waiting.count,
-                        scope: scope, type: Trip.self)
-                }
+                map.registerRun(
+                    models, key: { keys[$0] == skipped ? nil : keys[$0] }, from: waiting.min()!, through: waiting.max()!,
+                    adding: waiting.count, scope: scope, type: Trip.self)
             }
             for (position, key) in keys.enumerated() where key != skipped {
                 let expected = key == 41 ? earlier : models[position]

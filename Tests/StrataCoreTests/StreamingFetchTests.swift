@@ -150,6 +150,28 @@ final class StreamingStore: DataStoreStreaming, @unchecked Sendable {
         }
     }
 
+    /// A fetch whose rows come in key order, with one model among them registered already,
+    /// registers each new model as its own row's (the models that wait are listed by key
+    /// once the registered one breaks their sequence) and keeps the registered one.
+    @Test func aRegisteredModelAmongNewOnesKeepsEveryIdentity() throws {
+        let controls = StreamControls()
+        let names = ["A", "B", "C", "D", "E", "F"]
+        let container = try container(controls, names: names)
+        for registeredName in ["A", "B", "C", "F"] {
+            let context = ModelContext(container)
+            let registered = try #require(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == registeredName })).first)
+            let trips = try context.fetch(FetchDescriptor<Trip>())
+            #expect(trips.map(\.name).sorted() == names, "\(registeredName)")
+            #expect(trips.contains { $0 === registered }, "\(registeredName)")
+            for trip in trips {
+                let found: Trip? = context.registeredModel(for: trip.persistentModelID)
+                #expect(found === trip, "\(registeredName): \(trip.name)")
+            }
+            let again = try context.fetch(FetchDescriptor<Trip>())
+            #expect(zip(again, trips).allSatisfy { $0 === $1 }, "\(registeredName)")
+        }
+    }
+
     @Test func aFilterTheStreamRefusesRunsInMemoryOnAWholeFetch() throws {
         let controls = StreamControls()
         let container = try container(controls, names: ["Lakes", "Alps", "Coast"])

@@ -143,22 +143,22 @@ struct IdentityMap {
             return previous
         }
 
-        /// Puts each of `objects`, models of class `type`, whose key in `keys` is not `skipped`
-        /// at the empty position of `dense` its key has; returns the positions of the others.
+        /// Puts each of `objects`, models of class `type`, that `key` gives a key (`key` is
+        /// asked for its position) at the empty position of `dense` its key has; returns the
+        /// positions of the others.
         ///
         /// Each fills its position in place: through ``update(object:of:at:)``, every model
         /// checked the array's uniqueness, and retained and released its empty position's `nil`.
-        mutating func fill(
-            _ objects: UnsafeBufferPointer<AnyObject>, keys: UnsafeBufferPointer<Int64>, skipping skipped: Int64,
-            type: any PersistentModel.Type
-        ) -> [Int] {
+        @inline(__always)
+        mutating func fill(_ objects: UnsafeBufferPointer<AnyObject>, key: (Int) -> Int64?, type: any PersistentModel.Type) -> [Int] {
             if modelType == nil { modelType = type }
             let base = self.base
             var others: [Int] = []
             var filled = 0
             dense.withUnsafeMutableBufferPointer { dense in
-                for position in 0..<Swift.min(objects.count, keys.count) where keys[position] != skipped {
-                    let (offset, overflow) = keys[position].subtractingReportingOverflow(base)
+                for position in objects.indices {
+                    guard let key = key(position) else { continue }
+                    let (offset, overflow) = key.subtractingReportingOverflow(base)
                     guard !overflow, offset >= 0, offset < dense.count, let slot = dense.baseAddress.map({ $0 + Int(offset) }) else {
                         others.append(position)
                         continue
@@ -332,33 +332,38 @@ struct IdentityMap {
         }
     }
 
-    /// Registers each of `models` whose key in `keys` (at the same position) is not
-    /// `skipped` as that integer key of `scope`; every such model is of class `type`, and
-    /// their keys lie from `lowest` through `highest`. Returns the positions whose key was
-    /// registered already (a store that listed a row twice), with that model, which stays.
+    /// Registers each of `models` that `key` gives a key (`key` is asked for its position)
+    /// as that integer key of `scope`; every such model is of class `type`, and their keys
+    /// lie from `lowest` through `highest`. Returns the positions whose key was registered
+    /// already (a store that listed a row twice), with that model, which stays.
     ///
     /// A fetch's new models are registered together when it has read them all: one at a
     /// time, each looked its table up, checked the array of tables for uniqueness and grew
-    /// the table by doubling (about 150 instructions a model; issue I).
+    /// the table by doubling (about 150 instructions a model; issue I). Inlined into its
+    /// caller, each `key` function makes its own loop.
+    @inline(__always)
     mutating func registerRun(
-        _ models: UnsafeBufferPointer<AnyObject>, keys: UnsafeBufferPointer<Int64>, skipping skipped: Int64,
-        from lowest: Int64, through highest: Int64, adding count: Int,
+        _ models: UnsafeBufferPointer<AnyObject>, key: (Int) -> Int64?, from lowest: Int64, through highest: Int64, adding count: Int,
         scope: Unmanaged<PersistentIdentifier.Scope>, type: any PersistentModel.Type
     ) -> [(position: Int, registered: AnyObject)] {
         let group = groupIndexMaking(PersistentIdentifier.ID(scopeReference: scope, primaryKey: .int(lowest)), isTemporary: false)
         var repeated: [(position: Int, registered: AnyObject)] = []
         groups.withUnsafeMutableBufferPointer { groups in
             groups[group].reserveKeys(from: lowest, through: highest, adding: count)
-            func place(_ position: Int) {
-                guard let previous = groups[group].update(object: models[position], of: type, at: keys[position]) else { return }
-                groups[group].restore(previous, at: keys[position])
+            func place(_ position: Int, _ key: Int64) {
+                guard let previous = groups[group].update(object: models[position], of: type, at: key) else { return }
+                groups[group].restore(previous, at: key)
                 repeated.append((position, previous))
             }
             // Keys too sparse for the array go one at a time without looking for positions first.
             if groups[group].dense.isEmpty {
-                for position in 0..<min(models.count, keys.count) where keys[position] != skipped { place(position) }
+                for position in models.indices {
+                    if let key = key(position) { place(position, key) }
+                }
             } else {
-                for position in groups[group].fill(models, keys: keys, skipping: skipped, type: type) { place(position) }
+                for position in groups[group].fill(models, key: key, type: type) {
+                    if let key = key(position) { place(position, key) }
+                }
             }
         }
         return repeated

@@ -460,8 +460,14 @@ extension ManagedData {
 struct MaterializingRun {
     /// The models added so far, in the order of their snapshots, each a `T`.
     private var models: [AnyObject] = []
-    /// Once a model waits to be registered: for each of ``models``, the integer key it is
-    /// registered as when the run ends, or `notWaitingKey`.
+    /// The models that wait to be registered and their keys: while ``inSequence``, the
+    /// models from position ``sequenceStart`` on, with keys from ``firstKey`` up by one (a
+    /// fetch in key order, which then lists no key); after that, in ``keys``.
+    private var inSequence = true
+    private var sequenceStart = 0
+    private var firstKey: Int64 = 0
+    /// Once the models that wait are no longer in sequence: for each of ``models``, the
+    /// integer key it is registered as when the run ends, or `notWaitingKey`.
     private var keys: [Int64] = []
     /// The store and entity of the models waiting to be registered.
     private var waitingScope: Unmanaged<PersistentIdentifier.Scope>?
@@ -497,7 +503,7 @@ struct MaterializingRun {
     @inline(__always)
     mutating func append(_ model: AnyObject) {
         models.append(model)
-        if waitingScope != nil { keys.append(notWaitingKey) }
+        if waitingScope != nil { listWaitingKeys(andAppend: notWaitingKey) }
     }
 
     /// Adds `model`, a `T`, after the models added so far, moving the caller's reference
@@ -507,7 +513,7 @@ struct MaterializingRun {
     mutating func append(taking model: consuming any PersistentModel) {
         let object: AnyObject = consume model
         models.append(consume object)
-        if waitingScope != nil { keys.append(notWaitingKey) }
+        if waitingScope != nil { listWaitingKeys(andAppend: notWaitingKey) }
     }
 
     /// Whether the model of integer key `key` of `scope` can wait to be registered when the
@@ -520,8 +526,7 @@ struct MaterializingRun {
         if let waitingScope { return waitingScope.toOpaque() == scope.toOpaque() }
         guard !models.isEmpty else { return false }
         waitingScope = scope
-        keys.reserveCapacity(models.capacity)
-        keys.append(contentsOf: repeatElement(notWaitingKey, count: models.count))
+        sequenceStart = models.count
         return true
     }
 
@@ -531,10 +536,28 @@ struct MaterializingRun {
     mutating func append(taking model: consuming any PersistentModel, registeringAs key: Int64) {
         let object: AnyObject = consume model
         models.append(consume object)
-        keys.append(key)
+        if !inSequence {
+            keys.append(key)
+        } else if waiting == 0 {
+            firstKey = key
+        } else if key != firstKey &+ Int64(waiting) {
+            listWaitingKeys(andAppend: key)
+        }
         waiting &+= 1
         lowestKey = Swift.min(lowestKey, key)
         highestKey = Swift.max(highestKey, key)
+    }
+
+    /// Appends `key` to ``keys`` for the model just added, first listing the keys of the
+    /// models before it while they were in sequence.
+    private mutating func listWaitingKeys(andAppend key: Int64) {
+        if inSequence {
+            inSequence = false
+            keys.reserveCapacity(models.capacity)
+            keys.append(contentsOf: repeatElement(notWaitingKey, count: sequenceStart))
+            for offset in 0..<waiting { keys.append(firstKey &+ Int64(offset)) }
+        }
+        keys.append(key)
     }
 
     /// Registers the models that wait in `map`, and returns every model added, in order. A
@@ -547,7 +570,8 @@ struct MaterializingRun {
     mutating func finish<T: PersistentModel>(registeringIn map: inout IdentityMap, as type: T.Type) -> [T] {
         if let waitingScope, waiting > 0 {
             registerWaiting(
-                &models, keys: keys, skipping: notWaitingKey, from: lowestKey, through: highestKey, adding: waiting, scope: waitingScope, in: &map, as: T.self)
+                &models, keys: inSequence ? .inSequence(from: sequenceStart, firstKey: firstKey, count: waiting) : .listed(keys),
+                from: lowestKey, through: highestKey, adding: waiting, scope: waitingScope, in: &map, as: T.self)
         }
         return unsafeBitCast(models, to: [T].self)
     }
@@ -557,18 +581,34 @@ struct MaterializingRun {
 /// constant outside the generic type, whose static members ask for its metadata when used.
 private let notWaitingKey = Int64.min
 
-/// ``MaterializingRun/finish(registeringIn:)``'s registering, outside the generic type: the
-/// models of `keys` other than `skipped` go into `map` together, and a
-/// position whose key `map` held already gets that model, or loses its place when that
-/// model is not a `type`.
+/// The keys of the models of a ``MaterializingRun`` that wait to be registered.
+private enum WaitingKeys {
+    /// `count` models from position `from` on, with keys from `firstKey` up by one.
+    case inSequence(from: Int, firstKey: Int64, count: Int)
+    /// For each model, its key or `notWaitingKey`.
+    case listed([Int64])
+}
+
+/// ``MaterializingRun/finish(registeringIn:as:)``'s registering, outside the generic type:
+/// the models of `keys` go into `map` together, and a position whose key `map` held already
+/// gets that model, or loses its place when that model is not a `type`.
 private func registerWaiting(
-    _ models: inout [AnyObject], keys: [Int64], skipping skipped: Int64, from lowest: Int64, through highest: Int64, adding count: Int,
+    _ models: inout [AnyObject], keys: WaitingKeys, from lowest: Int64, through highest: Int64, adding count: Int,
     scope: Unmanaged<PersistentIdentifier.Scope>, in map: inout IdentityMap, as type: any PersistentModel.Type
 ) {
     let repeated = models.withUnsafeBufferPointer { models in
-        keys.withUnsafeBufferPointer { keys in
-            map.registerRun(
-                models, keys: keys, skipping: skipped, from: lowest, through: highest, adding: count, scope: scope, type: type)
+        switch keys {
+        case .inSequence(let start, let firstKey, let waiting):
+            let end = start + waiting
+            return map.registerRun(
+                models, key: { $0 >= start && $0 < end ? firstKey &+ Int64($0 - start) : nil },
+                from: lowest, through: highest, adding: count, scope: scope, type: type)
+        case .listed(let keys):
+            return keys.withUnsafeBufferPointer { keys in
+                map.registerRun(
+                    models, key: { $0 < keys.count && keys[$0] != notWaitingKey ? keys[$0] : nil },
+                    from: lowest, through: highest, adding: count, scope: scope, type: type)
+            }
         }
     }
     guard !repeated.isEmpty else { return }
