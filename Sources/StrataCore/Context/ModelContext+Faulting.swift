@@ -31,7 +31,7 @@ extension ModelContext {
         case .loaded(let value):
             return value
         case .toOneFault(let id):
-            let model = try registered[id] ?? existingModels(for: [id]).first
+            let model = try registeredModel(as: id) ?? existingModels(for: [id]).first
             data[slot: slot] = .loaded(.toOne(model))
             return .toOne(model)
         case .toManyFault(let ids):
@@ -73,18 +73,18 @@ extension ModelContext {
         var models: [any PersistentModel] = []
         models.reserveCapacity(ids.count)
         for id in ids {
-            guard let model = registered[id] else { break }
+            guard let model = registeredModel(as: id) else { break }
             models.append(model)
         }
         if models.count == ids.count { return models }
         var missing: [PersistentIdentifier] = []
-        for id in ids where registered[id] == nil && knownSnapshots[id] == nil { missing.append(id) }
+        for id in ids where !isRegistered(id) && knownSnapshots[id] == nil { missing.append(id) }
         if !missing.isEmpty {
             for snapshot in try lookupSnapshots(missing) { knownSnapshots[snapshot.persistentIdentifier] = snapshot }
         }
         models.removeAll(keepingCapacity: true)
         for id in ids {
-            if let model = registered[id] {
+            if let model = registeredModel(as: id) {
                 models.append(model)
             } else if let snapshot = knownSnapshots[id] {
                 models.append(try materialize(snapshot))
@@ -116,14 +116,14 @@ extension ModelContext {
     func remember(_ related: RelatedSnapshots) {
         related.forEach { snapshot in
             let id = snapshot.persistentIdentifier
-            if registered[id] == nil { knownSnapshots[id] = snapshot }
+            if !isRegistered(id) { knownSnapshots[id] = snapshot }
         }
     }
 
     /// Registers a fetched snapshot: the live registered model (refreshed if unchanged) or a new one.
     func materialize(_ snapshot: consuming DefaultSnapshot, partial: Bool = false) throws -> any PersistentModel {
         let id = snapshot.persistentIdentifier
-        if let model = registered[id] { return try refreshed(model, from: snapshot, partial: partial) }
+        if let model = registeredModel(as: id) { return try refreshed(model, from: snapshot, partial: partial) }
         if !knownSnapshots.isEmpty { knownSnapshots[id] = nil }
         let runtime = try runtime(of: snapshot)
         return try register(&snapshot, runtime: runtime, partial: partial)
@@ -183,7 +183,7 @@ extension ModelContext {
     ///
     /// - Parameter unregistered: As for ``materialize(_:partial:unregistered:as:)``.
     func startMaterializing(partial: Bool, unregistered: Bool = false) -> MaterializingRun {
-        MaterializingRun(partial: partial, fresh: unregistered || (registered.isEmpty && knownSnapshots.isEmpty))
+        MaterializingRun(partial: partial, fresh: unregistered || (!hasRegisteredModels && knownSnapshots.isEmpty))
     }
 
     /// Registers the model of one fetched snapshot (see ``materialize(_:partial:unregistered:as:)``)
@@ -193,7 +193,7 @@ extension ModelContext {
     /// - Throws: As ``materialize(_:partial:)``.
     func materialize<T: PersistentModel>(_ snapshot: inout DefaultSnapshot, in run: inout MaterializingRun, as type: T.Type) throws {
         if !run.fresh {
-            if let model = registered[snapshot.persistentIdentifier] {
+            if let model = registeredModel(as: snapshot.persistentIdentifier) {
                 if let model = try refreshed(model, from: snapshot, partial: run.partial) as? T { run.append(model) }
                 return
             }
