@@ -445,9 +445,10 @@ extension ManagedData {
     var hasChangesPending: Bool { isInserted || isChanged || isDeleted }
 }
 
-/// What registering a run of fetched snapshots of models of one class `T` keeps between
-/// rows: the models made so far, those waiting to be registered, and the entity's run-time
-/// description, looked up once per run of rows of one entity.
+/// What registering a run of fetched snapshots keeps between rows, for a fetch of models of
+/// class `T` (the type its `materialize` and `finish` calls name): the models made so far,
+/// those waiting to be registered, and the entity's run-time description, looked up once
+/// per run of rows of one entity.
 ///
 /// This code runs unspecialized, where an append to an array of `T` asks the runtime for
 /// that array type's metadata (about 330 instructions a model). Models are added as bare
@@ -485,7 +486,6 @@ struct MaterializingRun {
     fileprivate var lastScope: UnsafeMutableRawPointer?
     fileprivate var lastRuntime: Unmanaged<EntityRuntime>?
 
-
     init(partial: Bool, fresh: Bool) {
         self.partial = partial
         self.fresh = fresh
@@ -498,8 +498,8 @@ struct MaterializingRun {
 
     /// Adds `model` after the models added so far.
     ///
-    /// Always inlined: called, a method of this generic type asked for the type's metadata
-    /// (about 330 instructions), and it runs once a model.
+    /// Always inlined: it runs once a model (when the run was generic, a call also asked for
+    /// the run type's metadata, about 330 instructions).
     @inline(__always)
     mutating func append(_ model: AnyObject) {
         models.append(model)
@@ -564,8 +564,6 @@ struct MaterializingRun {
     /// model whose key `map` holds already (a store that listed a row twice) gives way to the
     /// registered one, as ``IdentityMap/registerIfAbsent(_:as:)`` keeps it.
     ///
-    /// Inlined, and the work done outside this generic type: a closure here captured the run,
-    /// which asked the runtime for the run type's metadata (about 330 instructions a fetch).
     @inline(__always)
     mutating func finish<T: PersistentModel>(registeringIn map: inout IdentityMap, as type: T.Type) -> [T] {
         if let waitingScope, waiting > 0 {
@@ -577,8 +575,7 @@ struct MaterializingRun {
     }
 }
 
-/// The key ``MaterializingRun`` lists for a model that does not wait to be registered: a
-/// constant outside the generic type, whose static members ask for its metadata when used.
+/// The key ``MaterializingRun`` lists for a model that does not wait to be registered.
 private let notWaitingKey = Int64.min
 
 /// The keys of the models of a ``MaterializingRun`` that wait to be registered.
@@ -589,8 +586,8 @@ private enum WaitingKeys {
     case listed([Int64])
 }
 
-/// ``MaterializingRun/finish(registeringIn:as:)``'s registering, outside the generic type:
-/// the models of `keys` go into `map` together, and a position whose key `map` held already
+/// ``MaterializingRun/finish(registeringIn:as:)``'s registering: the models of `keys` go
+/// into `map` together, and a position whose key `map` held already
 /// gets that model, or loses its place when that model is not a `type`.
 private func registerWaiting(
     _ models: inout [AnyObject], keys: WaitingKeys, from lowest: Int64, through highest: Int64, adding count: Int,
