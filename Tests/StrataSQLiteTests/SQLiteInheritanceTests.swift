@@ -45,6 +45,33 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<Ferry>()).map(\.cars) == [40])
     }
 
+    /// A fetch of the root whose rows alternate between the root and a subclass registers
+    /// every model as its own row's, whichever class it is (the root's models wait to be
+    /// registered at the fetch's end, the subclass's are registered as they come), and a
+    /// later fetch of the subclass finds the same objects.
+    @Test func aFetchOfMixedClassesKeepsEveryIdentity() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-mixed-vessels-\(UUID()).store")
+        let container = try ModelContainer(for: Vessel.self, Ferry.self, configurations: ModelConfiguration(url: url))
+        let inserting = ModelContext(container)
+        for index in 0..<8 {
+            inserting.insert(index % 3 == 1 ? Ferry(name: "ferry \(index)", cars: index) : Vessel(name: "vessel \(index)"))
+        }
+        try inserting.save()
+        let context = ModelContext(container)
+        let vessels = try context.fetch(FetchDescriptor<Vessel>())
+        #expect(vessels.count == 8)
+        #expect(vessels.filter { $0 is Ferry }.map(\.name).sorted() == ["ferry 1", "ferry 4", "ferry 7"])
+        for vessel in vessels {
+            let registered: Vessel? = context.registeredModel(for: vessel.persistentModelID)
+            #expect(registered === vessel, "\(vessel.name)")
+        }
+        let ferries = try context.fetch(FetchDescriptor<Ferry>())
+        #expect(ferries.count == 3)
+        #expect(ferries.allSatisfy { ferry in vessels.contains { $0 === ferry } })
+        let again = try context.fetch(FetchDescriptor<Vessel>())
+        #expect(zip(again, vessels).allSatisfy { $0 === $1 })
+    }
+
     /// The lists a prefetch loads keep each member's class when the destination is the root
     /// of a class hierarchy.
     @Test func aPrefetchedListOfAHierarchysRootKeepsEachMembersClass() throws {
