@@ -182,13 +182,13 @@ extension ModelContext {
             pendingBatchDeletes.remove(at: index)
             // The store took this save's inserts before the batch ran, so none of these is pending
             // as an insert. A context that holds no model (one made for the delete) looks up none.
-            if hasRegisteredModels {
+            if !registered.isEmpty {
                 for id in batch.deleted {
-                    if let model = registeredModel(as: id) { finishDelete(model) }
+                    if let model = registered[id] { finishDelete(model) }
                 }
             }
             for snapshot in batch.updated {
-                guard let model = registeredModel(as: snapshot.persistentIdentifier), let data = managedAny(model), !data.hasChangesPending
+                guard let model = registered[snapshot.persistentIdentifier], let data = managedAny(model), !data.hasChangesPending
                 else { continue }
                 for slot in try refresh(data, from: snapshot, runtime: try runtime(for: data.entityName), partial: true) {
                     notifyObservers(of: model, slot: slot)

@@ -31,7 +31,7 @@ extension ModelContext {
         case .loaded(let value):
             return value
         case .toOneFault(let id):
-            let model = try registeredModel(as: id) ?? existingModels(for: [id]).first
+            let model = try registered[id] ?? existingModels(for: [id]).first
             data[slot: slot] = .loaded(.toOne(model))
             return .toOne(model)
         case .toManyFault(let ids):
@@ -73,18 +73,18 @@ extension ModelContext {
         var models: [any PersistentModel] = []
         models.reserveCapacity(ids.count)
         for id in ids {
-            guard let model = registeredModel(as: id) else { break }
+            guard let model = registered[id] else { break }
             models.append(model)
         }
         if models.count == ids.count { return models }
         var missing: [PersistentIdentifier] = []
-        for id in ids where !isRegistered(id) && knownSnapshots[id] == nil { missing.append(id) }
+        for id in ids where !registered.contains(id) && knownSnapshots[id] == nil { missing.append(id) }
         if !missing.isEmpty {
             for snapshot in try lookupSnapshots(missing) { knownSnapshots[snapshot.persistentIdentifier] = snapshot }
         }
         models.removeAll(keepingCapacity: true)
         for id in ids {
-            if let model = registeredModel(as: id) {
+            if let model = registered[id] {
                 models.append(model)
             } else if let snapshot = knownSnapshots[id] {
                 models.append(try materialize(snapshot))
@@ -116,14 +116,14 @@ extension ModelContext {
     func remember(_ related: RelatedSnapshots) {
         related.forEach { snapshot in
             let id = snapshot.persistentIdentifier
-            if !isRegistered(id) { knownSnapshots[id] = snapshot }
+            if !registered.contains(id) { knownSnapshots[id] = snapshot }
         }
     }
 
     /// Registers a fetched snapshot: the live registered model (refreshed if unchanged) or a new one.
     func materialize(_ snapshot: consuming DefaultSnapshot, partial: Bool = false) throws -> any PersistentModel {
         let id = snapshot.persistentIdentifier
-        if let model = registeredModel(as: id) { return try refreshed(model, from: snapshot, partial: partial) }
+        if let model = registered[id] { return try refreshed(model, from: snapshot, partial: partial) }
         if !knownSnapshots.isEmpty { knownSnapshots[id] = nil }
         let runtime = try runtime(of: snapshot)
         return try register(&snapshot, runtime: runtime, partial: partial)
@@ -143,8 +143,15 @@ extension ModelContext {
     /// Inlined into its two callers: the call cost every fetched model about 30 instructions.
     @inline(__always)
     private func register(_ snapshot: inout DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> any PersistentModel {
-        let made = runtime.makeModel(try slots(taking: &snapshot, runtime: runtime, partial: partial), snapshot.persistentIdentifier, self)
+        let made = try makeModel(taking: &snapshot, runtime: runtime, partial: partial)
         return registered.registerIfAbsent(made, as: snapshot.persistentIdentifier) ?? made
+    }
+
+    /// Makes the model of `snapshot`, a row of `runtime`'s class, unregistered; it may take
+    /// the snapshot's values (see ``slots(taking:runtime:partial:)``).
+    @inline(__always)
+    private func makeModel(taking snapshot: inout DefaultSnapshot, runtime: EntityRuntime, partial: Bool) throws -> any PersistentModel {
+        runtime.makeModel(try slots(taking: &snapshot, runtime: runtime, partial: partial), snapshot.persistentIdentifier, self)
     }
 
     /// Registers the models of fetched snapshots and returns those of type `T`, in order.
@@ -183,7 +190,7 @@ extension ModelContext {
     ///
     /// - Parameter unregistered: As for ``materialize(_:partial:unregistered:as:)``.
     func startMaterializing(partial: Bool, unregistered: Bool = false) -> MaterializingRun {
-        MaterializingRun(partial: partial, fresh: unregistered || (!hasRegisteredModels && knownSnapshots.isEmpty))
+        MaterializingRun(partial: partial, fresh: unregistered || (registered.isEmpty && knownSnapshots.isEmpty))
     }
 
     /// Registers the model of one fetched snapshot (see ``materialize(_:partial:unregistered:as:)``)
@@ -193,7 +200,7 @@ extension ModelContext {
     /// - Throws: As ``materialize(_:partial:)``.
     func materialize<T: PersistentModel>(_ snapshot: inout DefaultSnapshot, in run: inout MaterializingRun, as type: T.Type) throws {
         if !run.fresh {
-            if let model = registeredModel(as: snapshot.persistentIdentifier) {
+            if let model = registered[snapshot.persistentIdentifier] {
                 if let model = try refreshed(model, from: snapshot, partial: run.partial) as? T { run.append(model) }
                 return
             }
@@ -236,12 +243,11 @@ extension ModelContext {
             return
         }
         // A `T` with an integer key of the run's store and entity (every row of a SQLite
-        // fetch) is registered with the others when the run ends (``MaterializingRun/finish(registeringIn:)``).
+        // fetch) is registered with the others when the run ends (``MaterializingRun/finish(registeringIn:as:)``).
         if case .int(let key) = snapshot.persistentIdentifier.id.primaryKey,
             run.defersRegistering(key, of: snapshot.persistentIdentifier.id.scopeReference)
         {
-            let made = runtime.makeModel(try slots(taking: &snapshot, runtime: runtime, partial: run.partial), snapshot.persistentIdentifier, self)
-            run.append(taking: made, registeringAs: key)
+            run.append(taking: try makeModel(taking: &snapshot, runtime: runtime, partial: run.partial), registeringAs: key)
             return
         }
         run.append(taking: try register(&snapshot, runtime: runtime, partial: run.partial))
@@ -563,7 +569,6 @@ struct MaterializingRun {
     /// Registers the models that wait in `map`, and returns every model added, in order. A
     /// model whose key `map` holds already (a store that listed a row twice) gives way to the
     /// registered one, as ``IdentityMap/registerIfAbsent(_:as:)`` keeps it.
-    ///
     @inline(__always)
     mutating func finish<T: PersistentModel>(registeringIn map: inout IdentityMap, as type: T.Type) -> [T] {
         if let waitingScope, waiting > 0 {
@@ -587,8 +592,8 @@ private enum WaitingKeys {
 }
 
 /// ``MaterializingRun/finish(registeringIn:as:)``'s registering: the models of `keys` go
-/// into `map` together, and a position whose key `map` held already
-/// gets that model, or loses its place when that model is not a `type`.
+/// into `map` together, and a position whose key `map` held already gets that model, or
+/// loses its place when that model is not a `type`.
 private func registerWaiting(
     _ models: inout [AnyObject], keys: WaitingKeys, from lowest: Int64, through highest: Int64, adding count: Int,
     scope: Unmanaged<PersistentIdentifier.Scope>, in map: inout IdentityMap, as type: any PersistentModel.Type

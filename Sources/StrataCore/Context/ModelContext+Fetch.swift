@@ -208,7 +208,7 @@ extension ModelContext {
     /// - Throws: An error registering a model.
     private func registerListed(_ related: inout RelatedSnapshots, _ range: Range<Int>) throws -> [AnyObject]? {
         let noneRegistered = related.listed.withUnsafeBufferPointer { listed in
-            range.allSatisfy { !isRegistered(listed[$0].persistentIdentifier) }
+            range.allSatisfy { !registered.contains(listed[$0].persistentIdentifier) }
         }
         guard noneRegistered else { return nil }
         guard !range.isEmpty else { return [] }
@@ -263,7 +263,7 @@ extension ModelContext {
         var missing: [PersistentIdentifier] = []
         var listed = Set<PersistentIdentifier>()
         var taken = 0
-        for id in ids where !isRegistered(id) && (!repeating || listed.insert(id).inserted) {
+        for id in ids where !registered.contains(id) && (!repeating || listed.insert(id).inserted) {
             let known = knownSnapshots.isEmpty ? nil : knownSnapshots.removeValue(forKey: id)
             if let snapshot = related[id] {
                 snapshots.append(snapshot)

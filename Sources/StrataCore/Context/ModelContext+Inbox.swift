@@ -11,7 +11,7 @@ extension ModelContext {
             switch change {
             case .saved(let updated, let deletedIDs):
                 for snapshot in updated {
-                    guard let model = registeredModel(as: snapshot.persistentIdentifier), let data = managedAny(model),
+                    guard let model = registered[snapshot.persistentIdentifier], let data = managedAny(model),
                         !data.hasChangesPending, let runtime = try? runtime(for: data.entityName)
                     else { continue }
                     do {

@@ -260,7 +260,7 @@ enum RelationshipEditing {
         var elements: [AnyObject] = []
         elements.reserveCapacity(ids.count)
         for id in ids {
-            guard let model = context.registeredModel(as: id) else { return nil }
+            guard let model = context.registered[id] else { return nil }
             append(model, ifAnElementOf: type, elementType, to: &elements)
         }
         return collection(type, of: elements)

@@ -187,7 +187,7 @@ extension ModelContext {
             outcome.updated.append(taking: updated)
             for member in part.deleted { outcome.deleted.append(finishDelete(member.model)) }
             for (id, snapshot) in result.reregister {
-                guard let model = registeredModel(as: id), let data = managedAny(model) else { continue }
+                guard let model = registered[id], let data = managedAny(model) else { continue }
                 try refresh(data, from: snapshot, runtime: try runtime(for: data.entityName), partial: true)
             }
             markForwardReferences(in: part.inserted)

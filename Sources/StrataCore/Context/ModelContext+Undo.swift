@@ -82,10 +82,10 @@ extension ModelContext {
         for slot in 0..<data.slotCount {
             switch data[slot: slot] {
             case .toOneFault(let id):
-                data[slot: slot] = .loaded(.toOne(registeredModel(as: id)))
+                data[slot: slot] = .loaded(.toOne(registered[id]))
             case .toManyFault(let ids):
                 guard let type = layout.collectionType(at: slot) else { continue }
-                data[slot: slot] = .loaded(.toMany(RelationshipEditing.make(type, ids.compactMap { registeredModel(as: $0) })))
+                data[slot: slot] = .loaded(.toMany(RelationshipEditing.make(type, ids.compactMap { registered[$0] })))
             default:
                 break
             }

@@ -92,7 +92,7 @@ extension ModelContext {
 
     /// The registered model for `id` unless it is being deleted, else the stored one.
     private func liveModel(for id: PersistentIdentifier) throws -> (any PersistentModel)? {
-        if let model = registeredModel(as: id) {
+        if let model = registered[id] {
             return managedAny(model)?.isDeleted == true ? nil : model
         }
         return try existingModels(for: [id]).first
@@ -117,7 +117,7 @@ extension ModelContext {
     private func storedModel<T: PersistentModel>(matching filter: FilterExpression, type: T.Type) throws -> (any PersistentModel)? {
         var plan = FetchPlan<T>(filter: filter, store: try core.store(for: Schema.entityName(for: T.self)))
         guard let snapshot = try plan.rows(in: self).snapshots.first else { return nil }
-        if let model = registeredModel(as: snapshot.persistentIdentifier) {
+        if let model = registered[snapshot.persistentIdentifier] {
             return managedAny(model)?.isDeleted == true ? nil : model
         }
         return try materialize(snapshot)

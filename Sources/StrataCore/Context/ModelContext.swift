@@ -95,27 +95,8 @@ public final class ModelContext: Equatable {
     // dynamic check cost two runtime calls per access (about 80 instructions), and a context
     // is used from one thread at a time, with no access to them overlapping another.
 
-    /// The models this context registered, owned by it. Read it through
-    /// ``registeredModel(as:)``, ``isRegistered(_:)`` and ``hasRegisteredModels``.
+    /// The models this context registered, owned by it.
     @exclusivity(unchecked) var registered = IdentityMap()
-
-    /// The model registered as `id`, the identity map read in place (``IdentityMap/lookUp(_:)``).
-    @inline(__always)
-    func registeredModel(as id: PersistentIdentifier) -> (any PersistentModel)? {
-        registered.lookUp(id)
-    }
-
-    /// Whether a model is registered as `id`, read in place as ``registeredModel(as:)`` reads.
-    @inline(__always)
-    func isRegistered(_ id: PersistentIdentifier) -> Bool {
-        registered.holds(id)
-    }
-
-    /// Whether any model is registered, read in place as ``registeredModel(as:)`` reads.
-    @inline(__always)
-    var hasRegisteredModels: Bool {
-        !registered.holdsNone()
-    }
     /// The layout of the model type inserted or fetched last: an import inserts one type
     /// after another. Kept beside ``ModelLayout/of(_:)``'s own memo of the last layout, whose
     /// atomic read and call cost an insert about 48 instructions more; and that memo is shared
@@ -300,7 +281,7 @@ public final class ModelContext: Equatable {
     /// The registered model with `persistentModelID`, if this context holds it.
     public func registeredModel<T: PersistentModel>(for persistentModelID: PersistentIdentifier) -> T? {
         applyInbox()
-        return registeredModel(as: persistentModelID) as? T
+        return registered[persistentModelID] as? T
     }
 
     /// The model with `persistentModelID`: the registered one, or one fetched from its store.
@@ -310,7 +291,7 @@ public final class ModelContext: Equatable {
     /// ``registeredModel(for:)`` or a fetch when the model may not exist.
     public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
         applyInbox()
-        if let model = registeredModel(as: persistentModelID) { return model }
+        if let model = registered[persistentModelID] { return model }
         do {
             return try existingModel(for: persistentModelID)
         } catch {
