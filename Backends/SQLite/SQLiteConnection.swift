@@ -13,12 +13,13 @@ final class SQLiteConnection {
     /// where the dictionary hashed all of its text.
     private var lastCached: (sql: String, statement: SQLiteStatement)?
 
-    /// Opens the database at `path` (`":memory:"` for a private in-memory database).
+    /// Opens the database at `path` (`":memory:"` for a private in-memory database),
+    /// creating the file when it is missing unless `readOnly` or `existing` is set.
     ///
     /// - Throws: ``SQLiteStoreError`` when SQLite cannot open the file.
-    init(path: String, readOnly: Bool = false) throws {
+    init(path: String, readOnly: Bool = false, existing: Bool = false) throws {
         var handle: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : existing ? SQLITE_OPEN_READWRITE : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {

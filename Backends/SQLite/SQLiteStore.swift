@@ -5,10 +5,14 @@ import StrataCore
 ///
 /// Saves run in one write transaction on the writer connection; fetches run on separate
 /// read connections (WAL mode), so reads from several contexts proceed while a save is
-/// in progress. Filters, sorts and windows compile to SQL with bound parameters; what SQL
-/// cannot express is refused with `preferInMemoryFilter`/`preferInMemorySort` so the core
-/// finishes it. An update writes only the columns its snapshot lists
-/// (``DataStorePartialUpdating``). See ``SQLiteSchemaMapping`` for the table layout.
+/// in progress. A save returns once it is committed to the write-ahead log; copying the log
+/// back into the database file (a checkpoint) runs on a connection and queue of the store's
+/// own, and the writer, closed last when the store is released, removes the log.
+///
+/// Filters, sorts and windows compile to SQL with bound parameters; what SQL cannot express
+/// is refused with `preferInMemoryFilter`/`preferInMemorySort` so the core finishes it. An
+/// update writes only the columns its snapshot lists (``DataStorePartialUpdating``). See
+/// ``SQLiteSchemaMapping`` for the table layout.
 ///
 /// Strings compare as Swift compares them (``CanonicalString``): every comparison and sort
 /// of a string, and every index over a string column, uses the `strata_canonical`
@@ -58,6 +62,8 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
     /// transaction: in WAL mode, and not for an in-memory store (which reads on its writer).
     /// In rollback-journal mode, a writer that spilled its pages locks readers out.
     let readsBesideWrites: Bool
+    /// Checkpoints the log off the saving thread: a file-backed store in WAL mode has one.
+    let checkpointer: SQLiteCheckpointer?
 
     /// Opens (creating when needed) the database the configuration names.
     ///
@@ -90,6 +96,15 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
         externalStorage = memory ? nil : ExternalStorage(directory: Self.externalDirectory(of: URL(fileURLWithPath: path)), permissions: configuration.filePermissions)
         writer = connection
         sharesWriterForReads = memory
+        checkpointer = readsBesideWrites ? try Self.installCheckpointer(on: connection, path: path) : nil
+    }
+
+    /// Closes the readers and the checkpointer's connection before the writer, so that the
+    /// writer closes last: SQLite then copies the log back and removes it, and the database
+    /// file alone holds every save (a read-only connection closing last leaves the log).
+    deinit {
+        readers.removeAll()
+        checkpointer?.uninstall(from: writer)
     }
 
     private static func tablesByType(_ schema: Schema, _ mapping: SQLiteSchemaMapping) -> [ObjectIdentifier: SQLiteSchemaMapping.Table] {
@@ -147,6 +162,18 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
         let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = NORMAL")
         return mode?.lowercased() == "wal"
+    }
+
+    /// A checkpointer in place of the writer's automatic checkpoint, at the threshold the
+    /// library set for it (`wal_autocheckpoint`, 1,000 pages as SQLite ships); `nil` when
+    /// the library checkpoints never.
+    ///
+    /// - Throws: ``SQLiteStoreError`` when the pragma fails.
+    private static func installCheckpointer(on writer: SQLiteConnection, path: String) throws -> SQLiteCheckpointer? {
+        guard let threshold = try writer.scalarText("PRAGMA wal_autocheckpoint").flatMap({ Int32($0) }), threshold > 0 else { return nil }
+        let checkpointer = SQLiteCheckpointer(path: path, threshold: threshold, inlineThreshold: threshold.multipliedReportingOverflow(by: 10).overflow ? .max : threshold * 10)
+        checkpointer.install(on: writer)
+        return checkpointer
     }
 
     // MARK: Connections
