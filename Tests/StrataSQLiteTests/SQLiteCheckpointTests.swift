@@ -15,68 +15,67 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    /// The size of the database file itself, without its log.
-    func fileSize(_ path: String) throws -> Int {
-        try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-    }
+    /// A writer in WAL mode on a new file with one table, as the store's writer is set up,
+    /// with a checkpointer installed on it until the value is released.
+    final class Writer {
+        let path: String
+        let connection: SQLiteConnection
+        let checkpointer: SQLiteCheckpointer
+        /// The file's size before the first commit.
+        let initialSize: Int
 
-    /// A connection in WAL mode on a new file with one table, as the store's writer is set up.
-    func openWriter(_ path: String) throws -> SQLiteConnection {
-        let writer = try SQLiteConnection(path: path)
-        try writer.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE page(content BLOB)")
-        return writer
-    }
+        /// `checkpointerPath` is where the checkpointer opens its connection: the writer's file unless given.
+        init(_ path: String, inlineThreshold: Int32 = 1_000, checkpointerPath: String? = nil) throws {
+            self.path = path
+            connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE page(content BLOB)")
+            checkpointer = SQLiteCheckpointer(path: checkpointerPath ?? path, threshold: 10, inlineThreshold: inlineThreshold)
+            checkpointer.install(on: connection)
+            initialSize = try fileSize(path)
+        }
 
-    /// Commits `count` transactions of one row of about a page each.
-    func commitPages(_ count: Int, on writer: SQLiteConnection) throws {
-        for _ in 0..<count { try writer.execute("INSERT INTO page VALUES (zeroblob(4000))") }
+        deinit { checkpointer.uninstall(from: connection) }
+
+        /// Commits `count` transactions of one row of about a page each; each logs the row's
+        /// page and the table's root.
+        func commitPages(_ count: Int) throws {
+            for _ in 0..<count { try connection.execute("INSERT INTO page VALUES (zeroblob(4000))") }
+        }
+
+        /// How much the database file itself, without its log, grew since the first commit.
+        func growth() throws -> Int { try fileSize(path) - initialSize }
     }
 
     @Test func aCommitPastTheThresholdLeavesTheCopyToTheQueue() throws {
-        let path = directory.appendingPathComponent("queue.sqlite").path
-        let writer = try openWriter(path)
-        let checkpointer = SQLiteCheckpointer(path: path, threshold: 10, inlineThreshold: 1_000)
-        checkpointer.install(on: writer)
-        defer { checkpointer.uninstall(from: writer) }
-        let before = try fileSize(path)
-        try checkpointer.holdingQueue {
-            try commitPages(30, on: writer)
-            #expect(try fileSize(path) == before, "a commit copied the log back itself")
+        let writer = try Writer(directory.appendingPathComponent("queue.sqlite").path)
+        try writer.checkpointer.holdingQueue {
+            try writer.commitPages(30)
+            #expect(try writer.growth() == 0, "a commit copied the log back itself")
         }
-        checkpointer.waitUntilIdle()
-        #expect(try fileSize(path) >= before + 30 * 4_000)
+        writer.checkpointer.waitUntilIdle()
+        #expect(try writer.growth() >= 30 * 4_000)
     }
 
     @Test func aLogPastItsBoundIsCopiedBackByTheCommit() throws {
-        let path = directory.appendingPathComponent("bound.sqlite").path
-        let writer = try openWriter(path)
-        let checkpointer = SQLiteCheckpointer(path: path, threshold: 10, inlineThreshold: 100)
-        checkpointer.install(on: writer)
-        defer { checkpointer.uninstall(from: writer) }
-        let before = try fileSize(path)
-        try checkpointer.holdingQueue {
-            // Each commit logs the new row's page and the table's root.
-            try commitPages(20, on: writer)
-            #expect(try fileSize(path) == before)
-            try commitPages(60, on: writer)
-            #expect(try fileSize(path) >= before + 50 * 4_000, "the log grew past its bound while the queue was busy")
+        let writer = try Writer(directory.appendingPathComponent("bound.sqlite").path, inlineThreshold: 100)
+        try writer.checkpointer.holdingQueue {
+            try writer.commitPages(20)
+            #expect(try writer.growth() == 0)
+            try writer.commitPages(60)
+            #expect(try writer.growth() >= 50 * 4_000, "the log grew past its bound while the queue was busy")
         }
     }
 
     @Test func aCheckpointerWithoutItsConnectionCopiesBackInTheCommit() throws {
-        let path = directory.appendingPathComponent("alone.sqlite").path
-        let writer = try openWriter(path)
         // Its connection cannot open: there is no file where it looks.
-        let checkpointer = SQLiteCheckpointer(path: directory.appendingPathComponent("missing/alone.sqlite").path, threshold: 10, inlineThreshold: 1_000)
-        checkpointer.install(on: writer)
-        defer { checkpointer.uninstall(from: writer) }
-        let before = try fileSize(path)
-        try checkpointer.holdingQueue { try commitPages(15, on: writer) }
-        checkpointer.waitUntilIdle()
-        #expect(try fileSize(path) == before)
-        try commitPages(1, on: writer)
-        #expect(try fileSize(path) >= before + 15 * 4_000)
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("missing").path), "the checkpointer created a file")
+        let missing = directory.appendingPathComponent("missing")
+        let writer = try Writer(directory.appendingPathComponent("alone.sqlite").path, checkpointerPath: missing.appendingPathComponent("alone.sqlite").path)
+        try writer.checkpointer.holdingQueue { try writer.commitPages(15) }
+        writer.checkpointer.waitUntilIdle()
+        #expect(try writer.growth() == 0)
+        try writer.commitPages(1)
+        #expect(try writer.growth() >= 15 * 4_000)
+        #expect(!FileManager.default.fileExists(atPath: missing.path), "the checkpointer created a file")
     }
 
     @Test func aStoreSavesReadsAndClosesWithItsLogCopiedBack() throws {
@@ -110,4 +109,9 @@ import Testing
         }
         #expect(captions == "2000")
     }
+}
+
+/// The size of the database file at `path` itself, without its log.
+private func fileSize(_ path: String) throws -> Int {
+    try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
 }
