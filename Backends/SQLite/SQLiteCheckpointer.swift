@@ -18,6 +18,11 @@ internal import CSQLite
 /// The log is kept bounded when saves come faster than the queue copies: once it holds
 /// ``inlineThreshold`` pages, the committing connection checkpoints as SQLite would have.
 /// When the checkpointer's own connection cannot be opened, every checkpoint runs inline.
+///
+/// A process that exits normally (`exit`, or returning from `main`) with a store still open,
+/// as command-line tools do, first waits for the checkpoints queued then: otherwise each run
+/// of a tool that saves and exits would leave its copy undone, and the log would grow from
+/// run to run up to its bound.
 final class SQLiteCheckpointer: @unchecked Sendable {
     /// The log's size in pages from which a commit asks for a checkpoint: the library's
     /// `wal_autocheckpoint` setting as the writer found it.
@@ -26,13 +31,15 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     let inlineThreshold: Int32
     private let path: String
     private let queue = DispatchQueue(label: "Strata.SQLiteStore.checkpoint")
-    /// Guards `scheduled` and `connection`'s first opening.
+    /// Guards `scheduled` and `unavailable`, which the writer's thread reads in its commit
+    /// hook; `connection` is only touched on the queue.
     private let lock = NSLock()
     /// Whether a checkpoint is queued and has not started: commits meanwhile add nothing.
     private var scheduled = false
     /// The checkpointer's connection, opened on the queue at its first checkpoint; `nil`
     /// until then, and for good once opening it failed (`unavailable`).
     private var connection: SQLiteConnection?
+    /// Whether opening `connection` failed: every checkpoint then runs in the commit.
     private var unavailable = false
 
     /// A checkpointer for the database at `path`, to be installed on its writer.
@@ -65,7 +72,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         queue.sync {}
     }
 
-    /// Runs `body` while the queue is held, so no checkpoint starts until it returns.
+    /// Runs `body` while the queue is held, so no checkpoint starts until it returns (for
+    /// tests, to tell a checkpoint of the queue from one of the commit).
     func holdingQueue<R>(_ body: () throws -> R) rethrows -> R {
         let held = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
@@ -90,10 +98,17 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             return !scheduled
         }
         guard schedule else { return }
+        Pending.shared.add(self)
         queue.async { [self] in
             lock.withLock { scheduled = false }
             checkpoint()
+            Pending.shared.remove(self)
         }
+    }
+
+    /// Occupies the queue for `seconds`, so that a checkpoint asked for meanwhile waits (for tests).
+    func occupyQueue(for seconds: Double) {
+        queue.async { Thread.sleep(forTimeInterval: seconds) }
     }
 
     /// One passive checkpoint on the checkpointer's connection, opening it first if needed.
@@ -103,8 +118,9 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             do {
                 let opened = try SQLiteConnection(path: path, existing: true)
                 // A connection reads the journal mode from the file at its first read: until
-                // then it would not know the log is there to copy.
-                try opened.execute("PRAGMA synchronous = NORMAL; PRAGMA schema_version")
+                // then it would not know the log is there to copy. That read waits, as the
+                // store's own connections do, while another connection recovers the log.
+                try opened.execute("PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA schema_version")
                 connection = opened
             } catch {
                 lock.withLock { unavailable = true }
@@ -113,5 +129,40 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         }
         guard let connection else { return }
         sqlite3_wal_checkpoint_v2(connection.handle, "main", SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+    }
+}
+
+extension SQLiteCheckpointer {
+    /// The checkpointers with a checkpoint queued or running, which the process's exit waits for.
+    final class Pending: @unchecked Sendable {
+        static let shared = Pending()
+        private let lock = NSLock()
+        private var checkpointers: [ObjectIdentifier: (checkpointer: SQLiteCheckpointer, count: Int)] = [:]
+        private var waitsAtExit = false
+
+        /// Counts a checkpoint queued on `checkpointer`; the first one installs the exit handler.
+        func add(_ checkpointer: SQLiteCheckpointer) {
+            let install: Bool = lock.withLock {
+                checkpointers[ObjectIdentifier(checkpointer), default: (checkpointer, 0)].count += 1
+                defer { waitsAtExit = true }
+                return !waitsAtExit
+            }
+            if install { atexit { SQLiteCheckpointer.Pending.shared.waitForAll() } }
+        }
+
+        /// Counts a checkpoint of `checkpointer` done.
+        func remove(_ checkpointer: SQLiteCheckpointer) {
+            lock.withLock {
+                let key = ObjectIdentifier(checkpointer)
+                guard let entry = checkpointers[key] else { return }
+                checkpointers[key] = entry.count > 1 ? (entry.checkpointer, entry.count - 1) : nil
+            }
+        }
+
+        /// Waits for every queued checkpoint to end.
+        func waitForAll() {
+            let waiting = lock.withLock { checkpointers.values.map(\.checkpointer) }
+            for checkpointer in waiting { checkpointer.waitUntilIdle() }
+        }
     }
 }

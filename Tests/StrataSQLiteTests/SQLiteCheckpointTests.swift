@@ -81,15 +81,12 @@ import Testing
     @Test func aStoreSavesReadsAndClosesWithItsLogCopiedBack() throws {
         let url = directory.appendingPathComponent("pictures.store")
         let configuration = ModelConfiguration("checkpoint", schema: Schema([Picture.self]), url: url)
-        let caption = String(repeating: "x", count: 2_500)
         do {
             let store = try SQLiteStore(configuration, migrationPlan: nil)
             let checkpointer = try #require(store.checkpointer)
             let before = try fileSize(url.path)
             try checkpointer.holdingQueue {
-                var related: [PersistentIdentifier: any BackingData] = [:]
-                let snapshots = (0..<2_000).map { DefaultSnapshot(from: Picture(caption: "\($0) \(caption)").persistentBackingData, relatedBackingDatas: &related) }
-                _ = try store.save(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: snapshots, updated: [], deleted: []))
+                try savePictures(2_000, into: store)
                 #expect(try fileSize(url.path) == before, "the save copied its pages back itself")
                 // Committed is readable, from the log.
                 let count = try store.read { connection in
@@ -109,6 +106,27 @@ import Testing
         }
         #expect(captions == "2000")
     }
+
+    @Test func aProcessThatExitsWithItsStoreOpenFinishesTheCheckpointFirst() async throws {
+        let url = directory.appendingPathComponent("exit.store")
+        await #expect(processExitsWith: .success) { [path = url.path as String] in
+            let store = try SQLiteStore(ModelConfiguration("exit", schema: Schema([Picture.self]), url: URL(fileURLWithPath: path)), migrationPlan: nil)
+            // The checkpoint the save asks for waits behind this, past the save's return.
+            store.checkpointer?.occupyQueue(for: 0.3)
+            try savePictures(2_000, into: store)
+            exit(0)  // as a command-line tool does, with the store still open
+        }
+        #expect(try fileSize(url.path) >= 2_000 * 2_500, "the process exited before the log was copied back")
+    }
+}
+
+/// Saves `count` pictures of about 2,500 bytes each into `store` in one save: a log of
+/// more than 1,000 pages.
+private func savePictures(_ count: Int, into store: SQLiteStore) throws {
+    let caption = String(repeating: "x", count: 2_500)
+    var related: [PersistentIdentifier: any BackingData] = [:]
+    let snapshots = (0..<count).map { DefaultSnapshot(from: Picture(caption: "\($0) \(caption)").persistentBackingData, relatedBackingDatas: &related) }
+    _ = try store.save(DataStoreSaveChangesRequest(editingState: EditingState(), inserted: snapshots, updated: [], deleted: []))
 }
 
 /// The size of the database file at `path` itself, without its log.
