@@ -171,7 +171,7 @@ public final class SQLiteStore: DataStore, DataStoreBatchDeleteListing, DataStor
     /// - Throws: ``SQLiteStoreError`` when the pragma fails.
     private static func installCheckpointer(on writer: SQLiteConnection, path: String) throws -> SQLiteCheckpointer? {
         guard let threshold = try writer.scalarText("PRAGMA wal_autocheckpoint").flatMap({ Int32($0) }), threshold > 0 else { return nil }
-        let checkpointer = SQLiteCheckpointer(path: path, threshold: threshold, inlineThreshold: threshold.multipliedReportingOverflow(by: 10).overflow ? .max : threshold * 10)
+        let checkpointer = SQLiteCheckpointer(path: path, threshold: threshold, inlineThreshold: threshold > .max / 10 ? .max : threshold * 10)
         checkpointer.install(on: writer)
         return checkpointer
     }
