@@ -3,7 +3,8 @@ SWIFT ?= swift
 
 # What runs a second time under ThreadSanitizer: the model actors, the SQLite load test and
 # checkpointer, every store's conformance suite (its concurrent-save checks included),
-# observed queries and autosave. The PostgreSQL store's suites run under ThreadSanitizer in `make soak`.
+# observed queries and autosave. The PostgreSQL store's suites run under ThreadSanitizer in
+# `make soak`.
 TSAN_FILTER ?= ModelActorConcurrencyTests|SQLiteLoadTests|SQLiteCheckpointTests|ConformanceTests|ValueTransformerTests|ResultsObserverTests|AutosaveTests
 
 .PHONY: demo test test-tsan test-tsan-postgres soak fuzz-json system-packages
