@@ -8,11 +8,17 @@ import Testing
 /// The write-ahead log is copied back into the database file by the checkpointer's queue,
 /// not by the save that filled it; by the committing connection only when the log has grown
 /// past its bound or the checkpointer cannot open its connection.
-@Suite struct SQLiteCheckpointTests {
+///
+/// A class, so that each test's files (several megabytes) go with its instance.
+@Suite final class SQLiteCheckpointTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-checkpoint-\(UUID())")
 
     init() throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     /// A writer in WAL mode on a new file with one table, as the store's writer is set up,
