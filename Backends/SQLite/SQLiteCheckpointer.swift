@@ -67,7 +67,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         queue.sync { connection = nil }
     }
 
-    /// Waits until no checkpoint is queued or running.
+    /// Waits until no checkpoint is queued or running (for tests).
     func waitUntilIdle() {
         queue.sync {}
     }
@@ -98,11 +98,9 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             return !scheduled
         }
         guard schedule else { return }
-        Pending.shared.add(self)
-        queue.async { [self] in
+        queue.async(group: Self.pending) { [self] in
             lock.withLock { scheduled = false }
             checkpoint()
-            Pending.shared.remove(self)
         }
     }
 
@@ -133,36 +131,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
 }
 
 extension SQLiteCheckpointer {
-    /// The checkpointers with a checkpoint queued or running, which the process's exit waits for.
-    final class Pending: @unchecked Sendable {
-        static let shared = Pending()
-        private let lock = NSLock()
-        private var checkpointers: [ObjectIdentifier: (checkpointer: SQLiteCheckpointer, count: Int)] = [:]
-        private var waitsAtExit = false
-
-        /// Counts a checkpoint queued on `checkpointer`; the first one installs the exit handler.
-        func add(_ checkpointer: SQLiteCheckpointer) {
-            let install: Bool = lock.withLock {
-                checkpointers[ObjectIdentifier(checkpointer), default: (checkpointer, 0)].count += 1
-                defer { waitsAtExit = true }
-                return !waitsAtExit
-            }
-            if install { atexit { SQLiteCheckpointer.Pending.shared.waitForAll() } }
-        }
-
-        /// Counts a checkpoint of `checkpointer` done.
-        func remove(_ checkpointer: SQLiteCheckpointer) {
-            lock.withLock {
-                let key = ObjectIdentifier(checkpointer)
-                guard let entry = checkpointers[key] else { return }
-                checkpointers[key] = entry.count > 1 ? (entry.checkpointer, entry.count - 1) : nil
-            }
-        }
-
-        /// Waits for every queued checkpoint to end.
-        func waitForAll() {
-            let waiting = lock.withLock { checkpointers.values.map(\.checkpointer) }
-            for checkpointer in waiting { checkpointer.waitUntilIdle() }
-        }
-    }
+    /// The checkpoints queued or running in the process, which its exit waits for; the
+    /// first use installs the exit handler.
+    fileprivate static let pending: DispatchGroup = {
+        atexit { SQLiteCheckpointer.pending.wait() }
+        return DispatchGroup()
+    }()
 }
