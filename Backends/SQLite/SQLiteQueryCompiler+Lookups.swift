@@ -69,18 +69,18 @@ extension SQLiteQueryCompiler {
     /// for the owners `keys`: rows of (owner, member), by owner, each owner's members in
     /// member order.
     func inverseMembers(destination: String, column: String, keys: OwnerKeys) -> SQLiteQuery {
-        inverseRows(destination: destination, column: column, columns: [SQLiteSchemaMapping.primaryKey], keys: keys)
+        inverseRows(destination: destination, column: column, columns: [column, SQLiteSchemaMapping.primaryKey], keys: keys)
     }
 
-    /// The whole rows of the members of a to-many relationship stored as the destination's
-    /// to-one `column`, for the owners `keys`: the owner's key, then `columns` of the
-    /// destination, by owner, each owner's members in member order.
+    /// The rows of the members of a to-many relationship stored as the destination's to-one
+    /// `column`, for the owners `keys`: `columns` of the destination, by owner, each owner's
+    /// members in member order.
     ///
     /// Ordered by owner first, the order of the column's index (whose entries end with the
     /// primary key), so SQLite reads the rows in order; ordered by member alone, it sorted
     /// them all in a temporary b-tree.
     func inverseRows(destination: String, column: String, columns: [String], keys: OwnerKeys) -> SQLiteQuery {
-        let list = ([column] + columns).map { "\(Alias.root.sql).\(SQLIdentifier.quote($0))" }.joined(separator: ", ")
+        let list = columns.map { "\(Alias.root.sql).\(SQLIdentifier.quote($0))" }.joined(separator: ", ")
         let owner: SQLiteQuery = "\(alias: .root).\(name: column)"
         let key: SQLiteQuery = "\(alias: .root).\(name: SQLiteSchemaMapping.primaryKey)"
         return "\(SQLiteQuery(sql: "SELECT " + list)) FROM \(name: destination) AS \(alias: .root) WHERE \(keys.contain(owner)) ORDER BY \(owner), \(key)"

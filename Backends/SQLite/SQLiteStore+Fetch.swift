@@ -330,7 +330,7 @@ struct SnapshotReader {
         let statement = try connection.cached(query.sql)
         try statement.bind(query.bindings)
         defer { statement.reset() }
-        var snapshots = try rows(of: statement, first: 0) { _ in }
+        var snapshots = try rows(of: statement)
         try loadToMany(into: &snapshots, positions: partial ? positionsByName() : nil, related: &related, on: connection)
         return snapshots
     }
@@ -345,27 +345,27 @@ struct SnapshotReader {
         try statement.bind(query.bindings)
         defer { statement.reset() }
         var kept: [DefaultSnapshot]? = nil
-        try forEachRow(of: statement, first: 0, { _ in }, keeping: &kept, body)
+        try forEachRow(of: statement, keeping: &kept, body)
     }
 
-    /// Steps `statement` to its end, making each row's snapshot from its key in column `first`
-    /// and the values of `columns` after it; `visit` sees each row before it is read.
-    private func rows(of statement: SQLiteStatement, first: Int32, _ visit: (SQLiteStatement) -> Void) throws -> [DefaultSnapshot] {
+    /// Steps `statement` to its end, making each row's snapshot from its key in the first
+    /// column and the values of `columns` after it.
+    private func rows(of statement: SQLiteStatement) throws -> [DefaultSnapshot] {
         var kept: [DefaultSnapshot]? = []
-        try forEachRow(of: statement, first: first, visit, keeping: &kept) { _ in }
+        try forEachRow(of: statement, keeping: &kept) { _ in }
         return kept ?? []
     }
 
     /// Steps `statement` to its end, calling `body` with each row's snapshot, made from its
-    /// key in column `first` and the values of `columns` after it, or, when `kept` is an
-    /// array, appending the snapshot to it instead; `visit` sees each row before it is read.
+    /// key in the first column and the values of `columns` after it, or, when `kept` is an
+    /// array, appending the snapshot to it instead.
     ///
     /// Appended here, each snapshot moves into the array: a closure that appended the one it
     /// was lent copied it (three retains and releases a row). `body` is lent one snapshot that
     /// each row reuses (``DefaultSnapshot/reuse(for:values:)``): a model takes its values
     /// without retaining them again, and the names are not retained and released per row.
     private func forEachRow(
-        of statement: SQLiteStatement, first: Int32, _ visit: (SQLiteStatement) -> Void, keeping kept: inout [DefaultSnapshot]?,
+        of statement: SQLiteStatement, keeping kept: inout [DefaultSnapshot]?,
         _ body: (inout DefaultSnapshot) throws -> Void
     ) throws {
         let names = partial ? partialNames() : table.propertyNames
@@ -403,7 +403,7 @@ struct SnapshotReader {
             for position in 0..<count {
                 let step = steps.baseAddress! + position
                 if let index = columnAtPosition[position] {
-                    step.initialize(to: RowStep(column: first &+ 1 &+ Int32(truncatingIfNeeded: index), index: index, kind: kinds[index], isInline: !external[index]))
+                    step.initialize(to: RowStep(column: 1 &+ Int32(truncatingIfNeeded: index), index: index, kind: kinds[index], isInline: !external[index]))
                 } else {
                     step.initialize(to: RowStep(column: -1, index: 0, kind: .int, isInline: false))
                 }
@@ -413,7 +413,6 @@ struct SnapshotReader {
             // uninitialized-capacity initializer is not inlined and looked up the array's
             // storage class for every row; reserving is specialized (about 300 instructions less).
             while try statement.step() {
-                visit(statement)
                 var values: [PersistentValue] = []
                 values.reserveCapacity(count)
                 for step in steps {
@@ -441,11 +440,11 @@ struct SnapshotReader {
                                 storeIdentifier: identifier, table: table.tableName, column: columns[index].name))
                     } catch SQLiteStoreError.corruptValue {
                         throw Self.damaged(
-                            row: template.replacingPrimaryKey(statement.int64(first)), entity: table.entityName,
+                            row: template.replacingPrimaryKey(statement.int64(0)), entity: table.entityName,
                             property: columns[index].name, stored: stored, kind: step.kind)
                     }
                 }
-                let id = template.replacingPrimaryKey(statement.int64(first))
+                let id = template.replacingPrimaryKey(statement.int64(0))
                 if kept != nil {
                     kept!.append(DefaultSnapshot(persistentIdentifier: id, propertyNames: names, values: consume values))
                 } else {
@@ -456,7 +455,7 @@ struct SnapshotReader {
         }
     }
 
-    /// How ``forEachRow(of:first:_:keeping:_:)`` reads one position of a row.
+    /// How ``forEachRow(of:keeping:_:)`` reads one position of a row.
     private struct RowStep {
         /// The result column, or -1 for a position the row leaves null.
         let column: Int32
@@ -562,22 +561,30 @@ struct SnapshotReader {
     /// `owners`, in key order: their snapshots are listed in `related` in the order of their
     /// owners' keys, then their own (the order of the lists, for owners read in key order),
     /// and their identifiers are returned as each owner's list. `nil` when the store has no
-    /// table for `target`.
+    /// table for `target`, or `column` is not one of its to-one columns.
     private func prefetch(
         _ target: String, through column: String, owners: OwnerRows,
         related: inout RelatedSnapshots, on connection: SQLiteConnection
     ) throws -> [[PersistentIdentifier]]? {
-        guard let destination = store.mapping.tables[target] else { return nil }
+        guard let destination = store.mapping.tables[target],
+            let ownerSlot = destination.columns.first(where: { $0.name == column && $0.kind == .identifier })?.slot
+        else { return nil }
         let reader = SnapshotReader(store: store, table: destination, columns: destination.columns, partial: false, wanted: [])
         let query = store.compiler.inverseRows(
             destination: target, column: column, columns: [SQLiteSchemaMapping.primaryKey] + destination.columns.map(\.name), keys: owners.keys)
         let statement = try connection.cached(query.sql)
         try statement.bind(query.bindings)
         defer { statement.reset() }
-        // Each member's owner row, -1 for none: half the memory of an array of optionals.
-        var ownerOfMember: [Int] = []
-        var members = try reader.rows(of: statement, first: 1) { row in ownerOfMember.append(row.integer(0).flatMap(owners.row(of:)) ?? -1) }
+        var members = try reader.rows(of: statement)
         statement.reset()
+        // Each member's owner row, -1 for none (half the memory of an array of optionals),
+        // from the member's own to-one value: selecting the owner column a second time and
+        // reading it as each row was stepped cost two calls into SQLite and an append per
+        // member (about 215 instructions), and grew the array by doubling.
+        let ownerOfMember = members.map { member in
+            guard case .identifier(let owner) = member.values[ownerSlot], let key = owner.primaryKey(as: Int64.self) else { return -1 }
+            return owners.row(of: key) ?? -1
+        }
         try reader.loadToMany(into: &members, positions: nil, related: &related, on: connection)
         // Each list made at its size: grown by appending, an owner's list of three members
         // was allocated three times.
