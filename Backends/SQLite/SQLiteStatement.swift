@@ -154,7 +154,12 @@ final class SQLiteStatement {
     /// parsing), which ``SQLiteValueCodec`` then decodes or rejects. It saves the row loop
     /// the intermediate ``SQLiteValue``.
     func value(at index: Int32, kind: PersistentValue.Kind) -> PersistentValue? {
-        let cell = cell(index)
+        Self.value(of: cell(index), kind: kind)
+    }
+
+    /// ``value(at:kind:)`` of the column value `cell`.
+    @inline(__always)
+    fileprivate static func value(of cell: OpaquePointer?, kind: PersistentValue.Kind) -> PersistentValue? {
         switch (kind, sqlite3_value_type(cell)) {
         case (.string, SQLITE_TEXT): return .string(Self.text(of: cell))
         case (.double, SQLITE_FLOAT): return .double(sqlite3_value_double(cell))
@@ -168,12 +173,51 @@ final class SQLiteStatement {
     /// Column `index`, a to-one relationship's key, as the identifier `template` with that
     /// key, or null; `nil` when the column holds something else (see ``SQLiteValueCodec``).
     func identifier(at index: Int32, as template: PersistentIdentifier) -> PersistentValue? {
-        let cell = cell(index)
+        Self.identifier(of: cell(index), as: template)
+    }
+
+    /// ``identifier(at:as:)`` of the column value `cell`.
+    @inline(__always)
+    fileprivate static func identifier(of cell: OpaquePointer?, as template: PersistentIdentifier) -> PersistentValue? {
         switch sqlite3_value_type(cell) {
         case SQLITE_INTEGER: return .identifier(template.replacingPrimaryKey(sqlite3_value_int64(cell)))
         case SQLITE_NULL: return .null
         default: return nil
         }
+    }
+
+    /// The distance in memory between the values of consecutive columns of the current row,
+    /// when every column's value lies that far after the one before it; `nil` otherwise, and
+    /// for a row of fewer than two columns.
+    ///
+    /// SQLite keeps a result row in consecutive registers of its virtual machine (the
+    /// `ResultRow` opcode's "registers P1 through P1+P2-1"), and `sqlite3_column_value` gives
+    /// the address of a column's register, so a row's values lie one register apart. A reader
+    /// that has found the distance for a run's first row takes each later row's values from
+    /// its first column's address (``cells(spacedBy:)``): a call into SQLite for every
+    /// column of every row cost about 50 instructions. The layout is SQLite's own and not
+    /// documented, so it is measured here for every column, not assumed: a library that laid
+    /// a row out otherwise answers `nil`, and its rows are read a column at a time.
+    func columnValueSpacing() -> Int? {
+        let count = sqlite3_column_count(handle)
+        guard count >= 2, let first = sqlite3_column_value(handle, 0), let second = sqlite3_column_value(handle, 1) else { return nil }
+        let start = UnsafeMutableRawPointer(first)
+        let spacing = start.distance(to: UnsafeMutableRawPointer(second))
+        guard spacing > 0 else { return nil }
+        for index in 2..<count where sqlite3_column_value(handle, index) != OpaquePointer(start + Int(index) * spacing) {
+            return nil
+        }
+        return spacing
+    }
+
+    /// The values of the current row's columns, each found `spacing` after the one before
+    /// it (``columnValueSpacing()``, measured in the same run), or asked of SQLite column by
+    /// column when `spacing` is `nil`. Valid until the statement steps again.
+    func cells(spacedBy spacing: Int?) -> SQLiteRowCells {
+        guard let spacing, let first = sqlite3_column_value(handle, 0) else {
+            return SQLiteRowCells(handle: handle, first: nil, spacing: 0)
+        }
+        return SQLiteRowCells(handle: handle, first: UnsafeMutableRawPointer(first), spacing: spacing)
     }
 
     /// Column `index` as an integer.
@@ -195,4 +239,36 @@ final class SQLiteStatement {
         }
         return lines
     }
+}
+
+/// The column values of a statement's current row (``SQLiteStatement/cells(spacedBy:)``),
+/// read as ``SQLiteStatement``'s readers of the same names read them.
+struct SQLiteRowCells {
+    fileprivate let handle: OpaquePointer
+    /// The first column's value, or `nil` to ask SQLite for each column.
+    fileprivate let first: UnsafeMutableRawPointer?
+    fileprivate let spacing: Int
+
+    /// Column `index`'s value.
+    @inline(__always)
+    private func cell(_ index: Int32) -> OpaquePointer? {
+        guard let first else { return sqlite3_column_value(handle, index) }
+        return OpaquePointer(first + Int(index) &* spacing)
+    }
+
+    /// As ``SQLiteStatement/value(at:kind:)``.
+    @inline(__always)
+    func value(at index: Int32, kind: PersistentValue.Kind) -> PersistentValue? {
+        SQLiteStatement.value(of: cell(index), kind: kind)
+    }
+
+    /// As ``SQLiteStatement/identifier(at:as:)``.
+    @inline(__always)
+    func identifier(at index: Int32, as template: PersistentIdentifier) -> PersistentValue? {
+        SQLiteStatement.identifier(of: cell(index), as: template)
+    }
+
+    /// As ``SQLiteStatement/int64(_:)``.
+    @inline(__always)
+    func int64(_ index: Int32) -> Int64 { sqlite3_value_int64(cell(index)) }
 }

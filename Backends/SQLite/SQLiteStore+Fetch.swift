@@ -412,7 +412,12 @@ struct SnapshotReader {
             // position order to an array reserved at the row's size. The standard library's
             // uninitialized-capacity initializer is not inlined and looked up the array's
             // storage class for every row; reserving is specialized (about 300 instructions less).
+            // The row's values are found from its first column's, at the spacing measured on
+            // the first row (see `SQLiteStatement.columnValueSpacing()`).
+            var spacing: Int?? = .none
             while try statement.step() {
+                if case .none = spacing { spacing = .some(statement.columnValueSpacing()) }
+                let row = statement.cells(spacedBy: spacing!)
                 var values: [PersistentValue] = []
                 values.reserveCapacity(count)
                 for step in steps {
@@ -420,13 +425,13 @@ struct SnapshotReader {
                         values.append(.null)
                         continue
                     }
-                    if step.isInline, let value = statement.value(at: step.column, kind: step.kind) {
+                    if step.isInline, let value = row.value(at: step.column, kind: step.kind) {
                         values.append(value)
                         continue
                     }
                     let index = step.index
                     if !destinations.isEmpty, let destination = destinations[index],
-                        let value = statement.identifier(at: step.column, as: destination)
+                        let value = row.identifier(at: step.column, as: destination)
                     {
                         values.append(value)
                         continue
@@ -440,11 +445,11 @@ struct SnapshotReader {
                                 storeIdentifier: identifier, table: table.tableName, column: columns[index].name))
                     } catch SQLiteStoreError.corruptValue {
                         throw Self.damaged(
-                            row: template.replacingPrimaryKey(statement.int64(0)), entity: table.entityName,
+                            row: template.replacingPrimaryKey(row.int64(0)), entity: table.entityName,
                             property: columns[index].name, stored: stored, kind: step.kind)
                     }
                 }
-                let id = template.replacingPrimaryKey(statement.int64(0))
+                let id = template.replacingPrimaryKey(row.int64(0))
                 if kept != nil {
                     kept!.append(DefaultSnapshot(persistentIdentifier: id, propertyNames: names, values: consume values))
                 } else {
