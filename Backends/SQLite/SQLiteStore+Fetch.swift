@@ -412,12 +412,15 @@ struct SnapshotReader {
             // position order to an array reserved at the row's size. The standard library's
             // uninitialized-capacity initializer is not inlined and looked up the array's
             // storage class for every row; reserving is specialized (about 300 instructions less).
-            // The row's values are found from its first column's, at the spacing measured on
-            // the first row (see `SQLiteStatement.columnValueSpacing()`).
-            var spacing: Int?? = .none
+            // From the second row on, a row's values are found from its first column's, at the
+            // spacing measured then (see `SQLiteStatement.columnValueSpacing()`); the first is
+            // read a column at a time, so a fetch of one row (a lookup) measures nothing.
+            var spacing: Int? = nil
+            var rowsRead = 0
             while try statement.step() {
-                if case .none = spacing { spacing = .some(statement.columnValueSpacing()) }
-                let row = statement.cells(spacedBy: spacing!)
+                if rowsRead == 1 { spacing = statement.columnValueSpacing() }
+                rowsRead &+= 1
+                let row = statement.cells(spacedBy: spacing)
                 var values: [PersistentValue] = []
                 values.reserveCapacity(count)
                 for step in steps {
