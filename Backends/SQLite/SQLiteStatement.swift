@@ -193,11 +193,13 @@ final class SQLiteStatement {
     /// SQLite keeps a result row in consecutive registers of its virtual machine (the
     /// `ResultRow` opcode's "registers P1 through P1+P2-1"), and `sqlite3_column_value` gives
     /// the address of a column's register, so a row's values lie one register apart. A reader
-    /// that has found the distance for a run's first row takes each later row's values from
-    /// its first column's address (``cells(spacedBy:)``): a call into SQLite for every
-    /// column of every row cost about 50 instructions. The layout is SQLite's own and not
-    /// documented, so it is measured here for every column, not assumed: a library that laid
-    /// a row out otherwise answers `nil`, and its rows are read a column at a time.
+    /// that has found the distance on one row of a run takes each later row's values from its
+    /// first column's address (``cells(spacedBy:)``): a call into SQLite for every column of
+    /// every row cost about 50 instructions. The layout is SQLite's own and not documented,
+    /// so it is measured here for every column, not assumed: a library that laid a row out
+    /// otherwise answers `nil`, and its rows are read a column at a time. What the call does
+    /// besides (marking a value that points into a page as ephemeral, for a caller that keeps
+    /// it) does not matter to a value read and dropped before the next step.
     func columnValueSpacing() -> Int? {
         let count = sqlite3_column_count(handle)
         guard count >= 2, let first = sqlite3_column_value(handle, 0), let second = sqlite3_column_value(handle, 1) else { return nil }
