@@ -31,17 +31,19 @@ struct ModelMacroTests {
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_name)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_name) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _name: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_name = \Trip.name
                 init(name: String) { self.name = name }
 
                 private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
@@ -137,17 +139,19 @@ struct ModelMacroTests {
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_name)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_name) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _name: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_name = \Trip.name
                 var startDate: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _startDate)
                     init(initialValue) {
@@ -156,17 +160,19 @@ struct ModelMacroTests {
                         _startDate = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.startDate)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_startDate)
                         return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: Date.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_startDate) {
                             StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _startDate: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_startDate = \Trip.startDate
                 var livingAccommodation: LivingAccommodation? {
                     @storageRestrictions(accesses: _$backingData, initializes: _livingAccommodation)
                     init(initialValue) {
@@ -175,17 +181,19 @@ struct ModelMacroTests {
                         _livingAccommodation = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.livingAccommodation)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_livingAccommodation)
                         return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: LivingAccommodation?.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.livingAccommodation) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_livingAccommodation) {
                             StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _livingAccommodation: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_livingAccommodation = \Trip.livingAccommodation
                 var tags: [String: Int] {
                     @storageRestrictions(accesses: _$backingData, initializes: _tags)
                     init(initialValue) {
@@ -194,17 +202,19 @@ struct ModelMacroTests {
                         _tags = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.tags)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_tags)
                         return StrataCore._getValue(at: 3, in: self._$madeBackingData, as: [String: Int].self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.tags) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_tags) {
                             StrataCore._setValue(newValue, at: 3, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _tags: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_tags = \Trip.tags
                 var viewCount = 0
                 var summary: String { name }
                 var isLong: Bool {
@@ -305,17 +315,19 @@ struct ModelMacroTests {
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_name)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_name) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _name: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_name = \Trip.name
                 var startDate: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _startDate)
                     init(initialValue) {
@@ -324,17 +336,19 @@ struct ModelMacroTests {
                         _startDate = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.startDate)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_startDate)
                         return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: Date.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_startDate) {
                             StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _startDate: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_startDate = \Trip.startDate
                 var bucketList: [BucketListItem] {
                     @storageRestrictions(accesses: _$backingData, initializes: _bucketList)
                     init(initialValue) {
@@ -343,17 +357,19 @@ struct ModelMacroTests {
                         _bucketList = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.bucketList)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_bucketList)
                         return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: [BucketListItem].self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.bucketList) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_bucketList) {
                             StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _bucketList: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_bucketList = \Trip.bucketList
                 var livingAccommodation: LivingAccommodation? {
                     @storageRestrictions(accesses: _$backingData, initializes: _livingAccommodation)
                     init(initialValue) {
@@ -362,17 +378,19 @@ struct ModelMacroTests {
                         _livingAccommodation = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.livingAccommodation)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_livingAccommodation)
                         return StrataCore._getValue(at: 3, in: self._$madeBackingData, as: LivingAccommodation?.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.livingAccommodation) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_livingAccommodation) {
                             StrataCore._setValue(newValue, at: 3, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _livingAccommodation: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_livingAccommodation = \Trip.livingAccommodation
                 var viewCount = 0
                 var summary: String { name }
                 static var shared = 0
@@ -476,17 +494,19 @@ struct ModelMacroTests {
                         _code = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.code)
+                        _$observationRegistrar.access(self, keyPath: Swatch._$keyPath_code)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.code) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Swatch._$keyPath_code) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _code: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_code = \Swatch.code
                 var photo: Data? {
                     @storageRestrictions(accesses: _$backingData, initializes: _photo)
                     init(initialValue) {
@@ -495,17 +515,19 @@ struct ModelMacroTests {
                         _photo = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.photo)
+                        _$observationRegistrar.access(self, keyPath: Swatch._$keyPath_photo)
                         return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: Data?.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.photo) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Swatch._$keyPath_photo) {
                             StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _photo: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_photo = \Swatch.photo
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
@@ -514,17 +536,19 @@ struct ModelMacroTests {
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
+                        _$observationRegistrar.access(self, keyPath: Swatch._$keyPath_name)
                         return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Swatch._$keyPath_name) {
                             StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _name: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_name = \Swatch.name
                 var isSelected: Bool {
                     @storageRestrictions(accesses: _$backingData, initializes: _isSelected)
                     init(initialValue) {
@@ -533,17 +557,19 @@ struct ModelMacroTests {
                         _isSelected = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.isSelected)
+                        _$observationRegistrar.access(self, keyPath: Swatch._$keyPath_isSelected)
                         return StrataCore._getValue(at: 3, in: self._$madeBackingData, as: Bool.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.isSelected) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Swatch._$keyPath_isSelected) {
                             StrataCore._setValue(newValue, at: 3, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _isSelected: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_isSelected = \Swatch.isSelected
                 var summary: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _summary)
                     init(initialValue) {
@@ -552,17 +578,19 @@ struct ModelMacroTests {
                         _summary = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.summary)
+                        _$observationRegistrar.access(self, keyPath: Swatch._$keyPath_summary)
                         return StrataCore._getValue(at: 4, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.summary) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Swatch._$keyPath_summary) {
                             StrataCore._setValue(newValue, at: 4, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _summary: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_summary = \Swatch.summary
                 var secret: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _secret)
                     init(initialValue) {
@@ -571,17 +599,19 @@ struct ModelMacroTests {
                         _secret = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.secret)
+                        _$observationRegistrar.access(self, keyPath: Swatch._$keyPath_secret)
                         return StrataCore._getValue(at: 5, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.secret) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Swatch._$keyPath_secret) {
                             StrataCore._setValue(newValue, at: 5, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _secret: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_secret = \Swatch.secret
                 var color: Color {
                     @storageRestrictions(accesses: _$backingData, initializes: _color)
                     init(initialValue) {
@@ -590,17 +620,19 @@ struct ModelMacroTests {
                         _color = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.color)
+                        _$observationRegistrar.access(self, keyPath: Swatch._$keyPath_color)
                         return StrataCore._getTransformableValue(at: 6, in: self._$madeBackingData, as: Color.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.color) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Swatch._$keyPath_color) {
                             StrataCore._setTransformableValue(newValue, at: 6, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _color: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_color = \Swatch.color
                 var palette: [Int] {
                     @storageRestrictions(accesses: _$backingData, initializes: _palette)
                     init(initialValue) {
@@ -609,17 +641,19 @@ struct ModelMacroTests {
                         _palette = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.palette)
+                        _$observationRegistrar.access(self, keyPath: Swatch._$keyPath_palette)
                         return StrataCore._getValue(at: 7, in: self._$madeBackingData, as: [Int].self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.palette) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Swatch._$keyPath_palette) {
                             StrataCore._setValue(newValue, at: 7, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _palette: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_palette = \Swatch.palette
                 var label: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _label)
                     init(initialValue) {
@@ -628,17 +662,19 @@ struct ModelMacroTests {
                         _label = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.label)
+                        _$observationRegistrar.access(self, keyPath: Swatch._$keyPath_label)
                         return StrataCore._getValue(at: 8, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.label) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Swatch._$keyPath_label) {
                             StrataCore._setValue(newValue, at: 8, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _label: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_label = \Swatch.label
                 var legacyCode: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _legacyCode)
                     init(initialValue) {
@@ -647,17 +683,19 @@ struct ModelMacroTests {
                         _legacyCode = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.legacyCode)
+                        _$observationRegistrar.access(self, keyPath: Swatch._$keyPath_legacyCode)
                         return StrataCore._getValue(at: 9, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.legacyCode) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Swatch._$keyPath_legacyCode) {
                             StrataCore._setValue(newValue, at: 9, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _legacyCode: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_legacyCode = \Swatch.legacyCode
                 var hue: Double {
                     @storageRestrictions(accesses: _$backingData, initializes: _hue)
                     init(initialValue) {
@@ -666,17 +704,19 @@ struct ModelMacroTests {
                         _hue = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.hue)
+                        _$observationRegistrar.access(self, keyPath: Swatch._$keyPath_hue)
                         return StrataCore._getValue(at: 10, in: self._$madeBackingData, as: Double.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.hue) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Swatch._$keyPath_hue) {
                             StrataCore._setValue(newValue, at: 10, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _hue: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_hue = \Swatch.hue
                 init() {}
 
                 private var _$backingData: (any StrataCore.BackingData<Swatch>)? = StrataCore._takeInitialValueSink(for: Swatch.self)
@@ -779,17 +819,19 @@ struct ModelMacroTests {
                         _accommodation = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.accommodation)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_accommodation)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: LivingAccommodation?.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.accommodation) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_accommodation) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _accommodation: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_accommodation = \Trip.accommodation
                 var owner: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _owner)
                     init(initialValue) {
@@ -798,17 +840,19 @@ struct ModelMacroTests {
                         _owner = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.owner)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_owner)
                         return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: Person?.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.owner) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_owner) {
                             StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _owner: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_owner = \Trip.owner
                 var bucketList: [BucketListItem] {
                     @storageRestrictions(accesses: _$backingData, initializes: _bucketList)
                     init(initialValue) {
@@ -817,17 +861,19 @@ struct ModelMacroTests {
                         _bucketList = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.bucketList)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_bucketList)
                         return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: [BucketListItem].self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.bucketList) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_bucketList) {
                             StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _bucketList: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_bucketList = \Trip.bucketList
                 var stops: [Stop]? {
                     @storageRestrictions(accesses: _$backingData, initializes: _stops)
                     init(initialValue) {
@@ -836,17 +882,19 @@ struct ModelMacroTests {
                         _stops = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.stops)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_stops)
                         return StrataCore._getValue(at: 3, in: self._$madeBackingData, as: [Stop]?.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.stops) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_stops) {
                             StrataCore._setValue(newValue, at: 3, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _stops: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_stops = \Trip.stops
                 var companions: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _companions)
                     init(initialValue) {
@@ -855,17 +903,19 @@ struct ModelMacroTests {
                         _companions = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.companions)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_companions)
                         return StrataCore._getValue(at: 4, in: self._$madeBackingData, as: [Person].self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.companions) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_companions) {
                             StrataCore._setValue(newValue, at: 4, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _companions: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_companions = \Trip.companions
                 var guide: Person? {
                     @storageRestrictions(accesses: _$backingData, initializes: _guide)
                     init(initialValue) {
@@ -874,17 +924,19 @@ struct ModelMacroTests {
                         _guide = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.guide)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_guide)
                         return StrataCore._getValue(at: 5, in: self._$madeBackingData, as: Person?.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.guide) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_guide) {
                             StrataCore._setValue(newValue, at: 5, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _guide: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_guide = \Trip.guide
                 init() {}
 
                 private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
@@ -979,17 +1031,19 @@ struct ModelMacroTests {
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
+                        _$observationRegistrar.access(self, keyPath: Place._$keyPath_name)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Place._$keyPath_name) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _name: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_name = \Place.name
                 var latitude: Double {
                     @storageRestrictions(accesses: _$backingData, initializes: _latitude)
                     init(initialValue) {
@@ -998,17 +1052,19 @@ struct ModelMacroTests {
                         _latitude = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.latitude)
+                        _$observationRegistrar.access(self, keyPath: Place._$keyPath_latitude)
                         return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: Double.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.latitude) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Place._$keyPath_latitude) {
                             StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _latitude: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_latitude = \Place.latitude
                 var longitude: Double {
                     @storageRestrictions(accesses: _$backingData, initializes: _longitude)
                     init(initialValue) {
@@ -1017,17 +1073,19 @@ struct ModelMacroTests {
                         _longitude = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.longitude)
+                        _$observationRegistrar.access(self, keyPath: Place._$keyPath_longitude)
                         return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: Double.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.longitude) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Place._$keyPath_longitude) {
                             StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _longitude: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_longitude = \Place.longitude
                 init(name: String, latitude: Double, longitude: Double) {
                     self.name = name
                     self.latitude = latitude
@@ -1122,17 +1180,19 @@ struct ModelMacroTests {
                         _email = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.email)
+                        _$observationRegistrar.access(self, keyPath: Person._$keyPath_email)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.email) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Person._$keyPath_email) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _email: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_email = \Person.email
                 var firstName: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _firstName)
                     init(initialValue) {
@@ -1141,17 +1201,19 @@ struct ModelMacroTests {
                         _firstName = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.firstName)
+                        _$observationRegistrar.access(self, keyPath: Person._$keyPath_firstName)
                         return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.firstName) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Person._$keyPath_firstName) {
                             StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _firstName: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_firstName = \Person.firstName
                 var lastName: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _lastName)
                     init(initialValue) {
@@ -1160,17 +1222,19 @@ struct ModelMacroTests {
                         _lastName = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.lastName)
+                        _$observationRegistrar.access(self, keyPath: Person._$keyPath_lastName)
                         return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.lastName) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Person._$keyPath_lastName) {
                             StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _lastName: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_lastName = \Person.lastName
                 init() {}
 
                 private var _$backingData: (any StrataCore.BackingData<Person>)? = StrataCore._takeInitialValueSink(for: Person.self)
@@ -1265,17 +1329,19 @@ struct ModelMacroTests {
                         _title = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.title)
+                        _$observationRegistrar.access(self, keyPath: PushButton._$keyPath_title)
                         return StrataCore._getValue(at: PushButton._$slotBase + 0, in: self.persistentBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: PushButton._$keyPath_title) {
                             StrataCore._setValue(newValue, at: PushButton._$slotBase + 0, in: self.persistentBackingData)
                         }
                     }
                 }
 
                 private var _title: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_title = \PushButton.title
                 var taps {
                     @storageRestrictions(accesses: _$pendingValues, initializes: _taps)
                     init(initialValue) {
@@ -1284,17 +1350,19 @@ struct ModelMacroTests {
                         _taps = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.taps)
+                        _$observationRegistrar.access(self, keyPath: PushButton._$keyPath_taps)
                         return StrataCore._getValue(at: PushButton._$slotBase + 1, in: self.persistentBackingData)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.taps) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: PushButton._$keyPath_taps) {
                             StrataCore._setValue(newValue, at: PushButton._$slotBase + 1, in: self.persistentBackingData)
                         }
                     }
                 }
 
                 private var _taps: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_taps = \PushButton.taps
                 init(code: String, title: String) {
                     self.title = title
                     super.init(code: code)
@@ -1383,17 +1451,19 @@ struct ModelMacroTests {
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_name)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_name) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _name: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_name = \Trip.name
                 init(name: String) { self.name = name }
 
                 private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
@@ -1471,17 +1541,19 @@ struct ModelMacroTests {
                         _wheels = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.wheels)
+                        _$observationRegistrar.access(self, keyPath: Vehicle._$keyPath_wheels)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: Int.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.wheels) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Vehicle._$keyPath_wheels) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _wheels: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_wheels = \Vehicle.wheels
                 public init() {}
 
                 private var _$backingData: (any StrataCore.BackingData<Vehicle>)? = StrataCore._takeInitialValueSink(for: Vehicle.self)
@@ -1565,17 +1637,19 @@ struct ModelMacroTests {
                         _wheels = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.wheels)
+                        _$observationRegistrar.access(self, keyPath: Vehicle._$keyPath_wheels)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: Int.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.wheels) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Vehicle._$keyPath_wheels) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _wheels: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_wheels = \Vehicle.wheels
                 init(wheels: Int) { self.wheels = wheels }
 
                 private var _$backingData: (any StrataCore.BackingData<Vehicle>)? = StrataCore._takeInitialValueSink(for: Vehicle.self)
@@ -1663,17 +1737,19 @@ struct ModelMacroTests {
                             _name = StrataCore._PersistedPropertyToken()
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.name)
+                            _$observationRegistrar.access(self, keyPath: Trip._$keyPath_name)
                             return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                         }
                         set {
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_name) {
                                 StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                             }
                         }
                     }
 
                     private var _name: StrataCore._PersistedPropertyToken
+
+                    private static let _$keyPath_name = \Trip.name
                     init(name: String) { self.name = name }
 
                     private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
@@ -2014,17 +2090,19 @@ struct ModelMacroTests {
                         _count = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.count)
+                        _$observationRegistrar.access(self, keyPath: Counter._$keyPath_count)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.count) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Counter._$keyPath_count) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _count: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_count = \Counter.count
                 var title {
                     @storageRestrictions(accesses: _$backingData, initializes: _title)
                     init(initialValue) {
@@ -2033,17 +2111,19 @@ struct ModelMacroTests {
                         _title = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.title)
+                        _$observationRegistrar.access(self, keyPath: Counter._$keyPath_title)
                         return StrataCore._getValue(at: 1, in: self._$madeBackingData)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Counter._$keyPath_title) {
                             StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _title: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_title = \Counter.title
                 var created {
                     @storageRestrictions(accesses: _$backingData, initializes: _created)
                     init(initialValue) {
@@ -2052,17 +2132,19 @@ struct ModelMacroTests {
                         _created = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.created)
+                        _$observationRegistrar.access(self, keyPath: Counter._$keyPath_created)
                         return StrataCore._getValue(at: 2, in: self._$madeBackingData)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.created) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Counter._$keyPath_created) {
                             StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _created: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_created = \Counter.created
                 var tags {
                     @storageRestrictions(accesses: _$backingData, initializes: _tags)
                     init(initialValue) {
@@ -2071,17 +2153,19 @@ struct ModelMacroTests {
                         _tags = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.tags)
+                        _$observationRegistrar.access(self, keyPath: Counter._$keyPath_tags)
                         return StrataCore._getValue(at: 3, in: self._$madeBackingData)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.tags) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Counter._$keyPath_tags) {
                             StrataCore._setValue(newValue, at: 3, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _tags: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_tags = \Counter.tags
                 var categories {
                     @storageRestrictions(accesses: _$backingData, initializes: _categories)
                     init(initialValue) {
@@ -2090,17 +2174,19 @@ struct ModelMacroTests {
                         _categories = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.categories)
+                        _$observationRegistrar.access(self, keyPath: Counter._$keyPath_categories)
                         return StrataCore._getValue(at: 4, in: self._$madeBackingData)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.categories) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Counter._$keyPath_categories) {
                             StrataCore._setValue(newValue, at: 4, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _categories: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_categories = \Counter.categories
                 init() {}
 
                 private var _$backingData: (any StrataCore.BackingData<Counter>)? = StrataCore._takeInitialValueSink(for: Counter.self)
@@ -2216,17 +2302,19 @@ struct ModelMacroTests {
                             _name = StrataCore._PersistedPropertyToken()
                         }
                         get {
-                            _$observationRegistrar.access(self, keyPath: \.name)
+                            _$observationRegistrar.access(self, keyPath: Trip._$keyPath_name)
                             return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                         }
                         set {
-                            _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_name) {
                                 StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                             }
                         }
                     }
 
                     private var _name: StrataCore._PersistedPropertyToken
+
+                    private static let _$keyPath_name = \Trip.name
                     init(name: String) { self.name = name }
 
                     private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)
@@ -2316,17 +2404,19 @@ struct ModelMacroTests {
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
+                        _$observationRegistrar.access(self, keyPath: Knot._$keyPath_name)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Knot._$keyPath_name) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _name: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_name = \Knot.name
                 var helper = Knot.makeHelper()
                 var label: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _label)
@@ -2336,17 +2426,19 @@ struct ModelMacroTests {
                         _label = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.label)
+                        _$observationRegistrar.access(self, keyPath: Knot._$keyPath_label)
                         return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.label) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Knot._$keyPath_label) {
                             StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _label: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_label = \Knot.label
                 init() {}
 
                 private var _$backingData: (any StrataCore.BackingData<Knot>)? = StrataCore._takeInitialValueSink(for: Knot.self)
@@ -2433,17 +2525,19 @@ struct ModelMacroTests {
                         _isOn = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.isOn)
+                        _$observationRegistrar.access(self, keyPath: Switch._$keyPath_isOn)
                         return StrataCore._getValue(at: Switch._$slotBase + 0, in: self.persistentBackingData)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.isOn) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Switch._$keyPath_isOn) {
                             StrataCore._setValue(newValue, at: Switch._$slotBase + 0, in: self.persistentBackingData)
                         }
                     }
                 }
 
                 private var _isOn: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_isOn = \Switch.isOn
 
                 private static let _$slotBase = Control.schemaMetadata.count
 
@@ -2503,17 +2597,19 @@ struct ModelMacroTests {
                         _note = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.note)
+                        _$observationRegistrar.access(self, keyPath: Knot._$keyPath_note)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String?.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.note) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Knot._$keyPath_note) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _note: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_note = \Knot.note
                 var helper = Knot.makeHelper()
                 init() {}
 
@@ -3342,17 +3438,19 @@ struct ModelMacroTests {
                         _followers = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.followers)
+                        _$observationRegistrar.access(self, keyPath: Person._$keyPath_followers)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: [Person].self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.followers) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Person._$keyPath_followers) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _followers: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_followers = \Person.followers
                 var following: [Person] {
                     @storageRestrictions(accesses: _$backingData, initializes: _following)
                     init(initialValue) {
@@ -3361,17 +3459,19 @@ struct ModelMacroTests {
                         _following = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.following)
+                        _$observationRegistrar.access(self, keyPath: Person._$keyPath_following)
                         return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: [Person].self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.following) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Person._$keyPath_following) {
                             StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _following: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_following = \Person.following
                 init() {}
 
                 private var _$backingData: (any StrataCore.BackingData<Person>)? = StrataCore._takeInitialValueSink(for: Person.self)

@@ -10,17 +10,19 @@ import Testing
     ])
 )
 struct PersistedPropertyMacroTests {
-    @Test func expandsSlotAccessorsAndToken() {
+    /// A generic class cannot hold a static stored property, so its accessors keep the key
+    /// path literal that a non-generic model's read from a static.
+    @Test func aGenericClassKeepsItsKeyPathLiterals() {
         assertMacro {
             #"""
-            final class Trip {
+            final class Box<Content> {
                 @_PersistedProperty(slot: 0)
                 var name: String
             }
             """#
         } expansion: {
             #"""
-            final class Trip {
+            final class Box<Content> {
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
@@ -40,6 +42,43 @@ struct PersistedPropertyMacroTests {
                 }
 
                 private var _name: StrataCore._PersistedPropertyToken
+            }
+            """#
+        }
+    }
+
+    @Test func expandsSlotAccessorsAndToken() {
+        assertMacro {
+            #"""
+            final class Trip {
+                @_PersistedProperty(slot: 0)
+                var name: String
+            }
+            """#
+        } expansion: {
+            #"""
+            final class Trip {
+                var name: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _name)
+                    init(initialValue) {
+                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
+                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
+                        _name = StrataCore._PersistedPropertyToken()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_name)
+                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_name) {
+                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
+                        }
+                    }
+                }
+
+                private var _name: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_name = \Trip.name
             }
             """#
         }
@@ -68,17 +107,19 @@ struct PersistedPropertyMacroTests {
                         _note = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.note)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_note)
                         return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: String?.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.note) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_note) {
                             StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _note: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_note = \Trip.note
                 var counts: [String: Int] {
                     @storageRestrictions(accesses: _$backingData, initializes: _counts)
                     init(initialValue) {
@@ -87,17 +128,19 @@ struct PersistedPropertyMacroTests {
                         _counts = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.counts)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_counts)
                         return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: [String: Int].self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.counts) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_counts) {
                             StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _counts: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_counts = \Trip.counts
                 var items: [BucketListItem]? {
                     @storageRestrictions(accesses: _$backingData, initializes: _items)
                     init(initialValue) {
@@ -106,17 +149,19 @@ struct PersistedPropertyMacroTests {
                         _items = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.items)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_items)
                         return StrataCore._getValue(at: 3, in: self._$madeBackingData, as: [BucketListItem]?.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.items) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_items) {
                             StrataCore._setValue(newValue, at: 3, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _items: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_items = \Trip.items
             }
             """#
         }
@@ -145,17 +190,19 @@ struct PersistedPropertyMacroTests {
                         _shape = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.shape)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_shape)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: (any Shape).self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.shape) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_shape) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _shape: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_shape = \Trip.shape
                 var legacy: String! {
                     @storageRestrictions(accesses: _$backingData, initializes: _legacy)
                     init(initialValue) {
@@ -164,17 +211,19 @@ struct PersistedPropertyMacroTests {
                         _legacy = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.legacy)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_legacy)
                         return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: String?.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.legacy) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_legacy) {
                             StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _legacy: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_legacy = \Trip.legacy
                 var handler: () -> Void {
                     @storageRestrictions(accesses: _$backingData, initializes: _handler)
                     init(initialValue) {
@@ -183,17 +232,19 @@ struct PersistedPropertyMacroTests {
                         _handler = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.handler)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_handler)
                         return StrataCore._getValue(at: 2, in: self._$madeBackingData, as: (() -> Void).self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.handler) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_handler) {
                             StrataCore._setValue(newValue, at: 2, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _handler: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_handler = \Trip.handler
             }
             """#
         }
@@ -218,17 +269,19 @@ struct PersistedPropertyMacroTests {
                         _color = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.color)
+                        _$observationRegistrar.access(self, keyPath: Swatch._$keyPath_color)
                         return StrataCore._getTransformableValue(at: 4, in: self._$madeBackingData, as: Color.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.color) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Swatch._$keyPath_color) {
                             StrataCore._setTransformableValue(newValue, at: 4, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _color: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_color = \Swatch.color
             }
             """#
         }
@@ -253,17 +306,19 @@ struct PersistedPropertyMacroTests {
                         _default = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.`default`)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_default)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: Bool.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.`default`) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_default) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _default: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_default = \Trip.`default`
             }
             """#
         }

@@ -32,17 +32,19 @@ struct UniqueMacroTests {
                         _name = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_name)
                         return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_name) {
                             StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _name: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_name = \Trip.name
                 var startDate: Date {
                     @storageRestrictions(accesses: _$backingData, initializes: _startDate)
                     init(initialValue) {
@@ -51,17 +53,19 @@ struct UniqueMacroTests {
                         _startDate = StrataCore._PersistedPropertyToken()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.startDate)
+                        _$observationRegistrar.access(self, keyPath: Trip._$keyPath_startDate)
                         return StrataCore._getValue(at: 1, in: self._$madeBackingData, as: Date.self)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.startDate) {
+                        _$observationRegistrar.withMutation(of: self, keyPath: Trip._$keyPath_startDate) {
                             StrataCore._setValue(newValue, at: 1, in: self._$madeBackingData)
                         }
                     }
                 }
 
                 private var _startDate: StrataCore._PersistedPropertyToken
+
+                private static let _$keyPath_startDate = \Trip.startDate
                 init() {}
 
                 private var _$backingData: (any StrataCore.BackingData<Trip>)? = StrataCore._takeInitialValueSink(for: Trip.self)

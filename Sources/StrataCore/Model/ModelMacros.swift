@@ -55,7 +55,7 @@ public macro Model(originalName: String) = #externalMacro(module: "StrataMacros"
 /// The slot is the property's position among the class's persisted properties, which is
 /// also its position in ``PersistentModel/schemaMetadata``.
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(_))
+@attached(peer, names: prefixed(_), prefixed(`_$keyPath_`))
 public macro _PersistedProperty(slot: Int) = #externalMacro(module: "StrataMacros", type: "PersistedPropertyMacro")
 
 /// Routes one stored property of a ``Model()`` class through its backing data slot, in a
@@ -64,7 +64,7 @@ public macro _PersistedProperty(slot: Int) = #externalMacro(module: "StrataMacro
 ///
 /// `@Model` adds this attribute to every persisted property; do not write it yourself.
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(_))
+@attached(peer, names: prefixed(_), prefixed(`_$keyPath_`))
 public macro _PersistedProperty(slot: Int, slotCount: Int) = #externalMacro(module: "StrataMacros", type: "PersistedPropertyMacro")
 
 /// Routes one stored property of a ``Model()`` class that inherits from another model:
@@ -72,7 +72,7 @@ public macro _PersistedProperty(slot: Int, slotCount: Int) = #externalMacro(modu
 ///
 /// `@Model` adds this attribute to every persisted property of a subclass; do not write it yourself.
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(_))
+@attached(peer, names: prefixed(_), prefixed(`_$keyPath_`))
 public macro _PersistedProperty<Model: AnyObject>(slot: Int, subclass: Model.Type) =
     #externalMacro(module: "StrataMacros", type: "PersistedPropertyMacro")
 
