@@ -1,5 +1,8 @@
 import MacroTesting
-import StrataMacros
+@testable import StrataMacros
+import SwiftParser
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
 import Testing
 
 @Suite(
@@ -10,41 +13,22 @@ import Testing
     ])
 )
 struct PersistedPropertyMacroTests {
-    /// A generic class cannot hold a static stored property, so its accessors keep the key
-    /// path literal that a non-generic model's read from a static.
-    @Test func aGenericClassKeepsItsKeyPathLiterals() {
-        assertMacro {
-            #"""
-            final class Box<Content> {
-                @_PersistedProperty(slot: 0)
-                var name: String
-            }
-            """#
-        } expansion: {
-            #"""
-            final class Box<Content> {
-                var name: String {
-                    @storageRestrictions(accesses: _$backingData, initializes: _name)
-                    init(initialValue) {
-                        StrataCore._makeBackingData(ifNeededIn: &_$backingData)
-                        StrataCore._setValue(initialValue, at: 0, in: _$backingData!)
-                        _name = StrataCore._PersistedPropertyToken()
-                    }
-                    get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
-                        return StrataCore._getValue(at: 0, in: self._$madeBackingData, as: String.self)
-                    }
-                    set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            StrataCore._setValue(newValue, at: 0, in: self._$madeBackingData)
-                        }
-                    }
-                }
-
-                private var _name: StrataCore._PersistedPropertyToken
-            }
-            """#
-        }
+    /// The class that holds a property's key path as a static: the enclosing class, unless a
+    /// generic context or an extension around it cannot hold a static stored property; the
+    /// accessors then keep the key path literal.
+    @Test(arguments: [
+        ("final class Trip {}", "Trip"),
+        ("class Trip {}", "Trip"),
+        ("final class Box<Content> {}", nil),
+        ("struct Outer<T> {}\nfinal class Trip {}", nil),
+        ("extension Outer {}\nfinal class Trip {}", nil),
+        ("struct Outer {}\nfinal class Trip {}", "Trip"),
+    ] as [(String, String?)])
+    func theKeyPathIsHeldByANonGenericClass(_ source: String, holder: String?) {
+        // The lexical context lists the innermost declaration first.
+        let declarations = Parser.parse(source: source).statements.map { Syntax($0.item) }.reversed()
+        let context = BasicMacroExpansionContext(lexicalContext: Array(declarations))
+        #expect(PersistedPropertyMacro.keyPathHolder(in: context) == holder)
     }
 
     @Test func expandsSlotAccessorsAndToken() {
