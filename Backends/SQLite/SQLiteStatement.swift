@@ -120,8 +120,8 @@ final class SQLiteStatement {
 
     /// Column `index` (0-based) of the current row, as SQLite holds it while the row is current.
     ///
-    /// The readers below take a column with this one call and read its type and value from
-    /// it with `sqlite3_value_*`. Every `sqlite3_column_*` call looks the column up and sets
+    /// ``column(_:)`` and ``SQLiteRowCells`` take a column with this one call and read its
+    /// type and value from it with `sqlite3_value_*`. Every `sqlite3_column_*` call looks the column up and sets
     /// the connection's error state after (about 35 instructions), and reading the type and
     /// then the value that way took two or three of them. SQLite documents the value as
     /// unprotected, which differs from a protected one only by the connection's mutex; a
@@ -129,7 +129,7 @@ final class SQLiteStatement {
     private func cell(_ index: Int32) -> OpaquePointer? { sqlite3_column_value(handle, index) }
 
     /// The text of `cell`, a TEXT value.
-    private static func text(of cell: OpaquePointer?) -> String {
+    fileprivate static func text(of cell: OpaquePointer?) -> String {
         guard let text = sqlite3_value_text(cell) else { return "" }
         return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(cell))), as: UTF8.self)
     }
@@ -146,43 +146,6 @@ final class SQLiteStatement {
             guard count > 0, let bytes = sqlite3_value_blob(cell) else { return .blob(Data()) }
             return .blob(Data(bytes: bytes, count: count))
         default: return .null
-        }
-    }
-
-    /// Column `index` read straight into a value of `kind`, for the storage class that kind
-    /// is normally stored in; `nil` for anything else (NULL, another class, a kind that needs
-    /// parsing), which ``SQLiteValueCodec`` then decodes or rejects. It saves the row loop
-    /// the intermediate ``SQLiteValue``.
-    func value(at index: Int32, kind: PersistentValue.Kind) -> PersistentValue? {
-        Self.value(of: cell(index), kind: kind)
-    }
-
-    /// ``value(at:kind:)`` of the column value `cell`.
-    @inline(__always)
-    fileprivate static func value(of cell: OpaquePointer?, kind: PersistentValue.Kind) -> PersistentValue? {
-        switch (kind, sqlite3_value_type(cell)) {
-        case (.string, SQLITE_TEXT): return .string(Self.text(of: cell))
-        case (.double, SQLITE_FLOAT): return .double(sqlite3_value_double(cell))
-        case (.date, SQLITE_FLOAT): return .date(Date(timeIntervalSinceReferenceDate: sqlite3_value_double(cell)))
-        case (.int, SQLITE_INTEGER): return .int(sqlite3_value_int64(cell))
-        case (.bool, SQLITE_INTEGER): return .bool(sqlite3_value_int64(cell) != 0)
-        default: return nil
-        }
-    }
-
-    /// Column `index`, a to-one relationship's key, as the identifier `template` with that
-    /// key, or null; `nil` when the column holds something else (see ``SQLiteValueCodec``).
-    func identifier(at index: Int32, as template: PersistentIdentifier) -> PersistentValue? {
-        Self.identifier(of: cell(index), as: template)
-    }
-
-    /// ``identifier(at:as:)`` of the column value `cell`.
-    @inline(__always)
-    fileprivate static func identifier(of cell: OpaquePointer?, as template: PersistentIdentifier) -> PersistentValue? {
-        switch sqlite3_value_type(cell) {
-        case SQLITE_INTEGER: return .identifier(template.replacingPrimaryKey(sqlite3_value_int64(cell)))
-        case SQLITE_NULL: return .null
-        default: return nil
         }
     }
 
@@ -244,7 +207,7 @@ final class SQLiteStatement {
 }
 
 /// The column values of a statement's current row (``SQLiteStatement/cells(spacedBy:)``),
-/// read as ``SQLiteStatement``'s readers of the same names read them.
+/// read straight into the values a row loop keeps.
 struct SQLiteRowCells {
     fileprivate let handle: OpaquePointer
     /// The first column's value, or `nil` to ask SQLite for each column.
@@ -258,16 +221,33 @@ struct SQLiteRowCells {
         return OpaquePointer(first + Int(index) &* spacing)
     }
 
-    /// As ``SQLiteStatement/value(at:kind:)``.
+    /// Column `index` read straight into a value of `kind`, for the storage class that kind
+    /// is normally stored in; `nil` for anything else (NULL, another class, a kind that needs
+    /// parsing), which ``SQLiteValueCodec`` then decodes or rejects. It saves the row loop
+    /// the intermediate ``SQLiteValue``.
     @inline(__always)
     func value(at index: Int32, kind: PersistentValue.Kind) -> PersistentValue? {
-        SQLiteStatement.value(of: cell(index), kind: kind)
+        let cell = cell(index)
+        switch (kind, sqlite3_value_type(cell)) {
+        case (.string, SQLITE_TEXT): return .string(SQLiteStatement.text(of: cell))
+        case (.double, SQLITE_FLOAT): return .double(sqlite3_value_double(cell))
+        case (.date, SQLITE_FLOAT): return .date(Date(timeIntervalSinceReferenceDate: sqlite3_value_double(cell)))
+        case (.int, SQLITE_INTEGER): return .int(sqlite3_value_int64(cell))
+        case (.bool, SQLITE_INTEGER): return .bool(sqlite3_value_int64(cell) != 0)
+        default: return nil
+        }
     }
 
-    /// As ``SQLiteStatement/identifier(at:as:)``.
+    /// Column `index`, a to-one relationship's key, as the identifier `template` with that
+    /// key, or null; `nil` when the column holds something else (see ``SQLiteValueCodec``).
     @inline(__always)
     func identifier(at index: Int32, as template: PersistentIdentifier) -> PersistentValue? {
-        SQLiteStatement.identifier(of: cell(index), as: template)
+        let cell = cell(index)
+        switch sqlite3_value_type(cell) {
+        case SQLITE_INTEGER: return .identifier(template.replacingPrimaryKey(sqlite3_value_int64(cell)))
+        case SQLITE_NULL: return .null
+        default: return nil
+        }
     }
 
     /// As ``SQLiteStatement/int64(_:)``.

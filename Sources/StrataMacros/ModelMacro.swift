@@ -204,7 +204,7 @@ extension ModelMacro: MemberMacro {
     ) -> [DeclSyntax] {
         let root = isFinal ? model : "_M"
         let entries = properties.map { property in
-            let name = property.name.filter { $0 != "`" }
+            let name = property.name.withoutBackticks
             var defaultValue = "nil"
             if let initializer = property.initializer {
                 defaultValue = "(\(initializer.trimmedDescription))"
@@ -252,7 +252,7 @@ extension ModelMacro: MemberMacro {
         for properties: [PersistedProperty], model: String, access: Access, superclass: String?
     ) -> DeclSyntax {
         let tokens = properties.filter(\.isRoutable).map {
-            "_\($0.name.filter { $0 != "`" }) = StrataCore._PersistedPropertyToken()\n"
+            "_\($0.name.withoutBackticks) = StrataCore._PersistedPropertyToken()\n"
         }
         guard let superclass else {
             return """

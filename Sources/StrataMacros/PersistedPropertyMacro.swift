@@ -19,7 +19,7 @@ extension PersistedPropertyMacro: AccessorMacro {
             binding.typeAnnotation != nil || binding.initializer != nil,
             let slot = node.argumentList.first(where: { $0.label?.text == "slot" })?.expression.trimmedDescription
         else { return [] }
-        let storage = "_" + name.filter { $0 != "`" }
+        let storage = "_" + name.withoutBackticks
         // In a subclass of a model, slots follow the superclass's; initial values wait in
         // `_$pendingValues` (the backing data is the superclass's, not yet set up), and the
         // accessors go through `persistentBackingData`, which adopts what waits.
@@ -73,19 +73,20 @@ extension PersistedPropertyMacro: AccessorMacro {
 
     /// The class that holds the property's key path as a static (see the peer expansion),
     /// or `nil` when it cannot: outside a class, or in a generic context, which cannot hold
-    /// a static stored property.
+    /// a static stored property. An extension counts as one, since the type it extends may
+    /// be generic and the macro cannot see it.
     static func keyPathHolder(in context: some MacroExpansionContext) -> String? {
         guard let classDecl = context.lexicalContext.first?.as(ClassDeclSyntax.self) else { return nil }
         for enclosing in context.lexicalContext {
             if let type = enclosing.asProtocol(WithGenericParametersSyntax.self), type.genericParameterClause != nil { return nil }
-            if enclosing.is(ExtensionDeclSyntax.self) || enclosing.is(ProtocolDeclSyntax.self) { return nil }
+            if enclosing.is(ExtensionDeclSyntax.self) { return nil }
         }
         return classDecl.name.trimmed.text
     }
 
     /// The name of the static that holds the key path of property `name`.
     static func keyPathName(of name: String) -> String {
-        "_$keyPath_" + name.filter { $0 != "`" }
+        "_$keyPath_" + name.withoutBackticks
     }
 
     /// Whether the property's `@Attribute` lists `.transformable(by:)`.
@@ -109,7 +110,7 @@ extension PersistedPropertyMacro: PeerMacro {
         guard let variable = declaration.as(VariableDeclSyntax.self),
             variable.bindings.count == 1, let name = variable.bindings.first?.identifierName
         else { return [] }
-        var peers: [DeclSyntax] = ["private var _\(raw: name.filter { $0 != "`" }): StrataCore._PersistedPropertyToken"]
+        var peers: [DeclSyntax] = ["private var _\(raw: name.withoutBackticks): StrataCore._PersistedPropertyToken"]
         // The key path the accessors report to the registrar, made once: a key path literal
         // in the accessor asked the runtime for it at every read and write (`swift_getKeyPath`,
         // about 64 instructions, and a retain and a release of the path; a read through the

@@ -101,3 +101,9 @@ extension TypeSyntax {
         return trimmedDescription
     }
 }
+
+extension String {
+    /// The identifier without the backticks that let it be a keyword (`` `default` `` as
+    /// `default`), to prefix it into the name of a generated declaration.
+    var withoutBackticks: String { filter { $0 != "`" } }
+}
